@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  /** Absent when the process runs without workers (some tests); readiness then reports jobs as down. */
+  jobs?: JobQueue;
+  logger: FastifyBaseLogger;
+};
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+/** One log line per request, written when it completes (Fastify's default writes two). */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: reply.elapsedTime,
+    };
+    if (error) request.log.error({ ...line, err: error }, 'request errored');
+    else request.log.info(line, 'request completed');
+  }
+}
+
+export async function buildApp(deps: AppDeps) {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // A hop count trusts that many proxies in front of the service.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < Number(config.trustProxy)
+        : config.trustProxy,
+    // Echo a caller's request id when it is safe to log; otherwise mint one.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+    },
+    logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // JSON is the only request body format; routes that take other formats register their own parser.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    // The API serves JSON; only the /docs page needs scripts and styles, which it serves itself.
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  await app.register(cors, {
+    origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
+    credentials: true,
+    exposedHeaders: [
+      'x-request-id',
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+    ],
+  });
+  await app.register(cookie, { secret: config.secret });
+  const metrics = registerMetrics(app);
+  await registerRateLimit(app, { pool: deps.database.pool, perMinute: config.rateLimitPerMinute });
+  await registerOpenApi(app, { version: config.version, serverUrl: config.appUrl });
+
+  await app.register(healthRoutes, {
+    database: deps.database,
+    jobs: deps.jobs,
+    metrics,
+    version: config.version,
+  });
+
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

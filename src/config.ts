@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the service reads is declared here, validated once at start-up.
+ * The README's configuration table mirrors this schema.
+ */
+
+const port = z.coerce
+  .number({ error: 'must be a whole number between 1 and 65535' })
+  .int('must be a whole number between 1 and 65535')
+  .min(1, 'must be a whole number between 1 and 65535')
+  .max(65535, 'must be a whole number between 1 and 65535');
+
+const positiveInt = z.coerce
+  .number({ error: 'must be a positive whole number' })
+  .int('must be a positive whole number')
+  .positive('must be a positive whole number');
+
+const postgresUrl = z
+  .url({ error: 'must be a postgres:// or postgresql:// URL' })
+  .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL');
+
+/** `true`/`false`, a hop count, or a comma-separated list of trusted proxy addresses/CIDRs. */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): boolean | number | string[] => {
+    if (value === '' || value === 'false') return false;
+    if (value === 'true') return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    const list = value.split(',').map((entry) => entry.trim());
+    if (list.some((entry) => !/^[0-9a-fA-F.:/]+$/.test(entry))) {
+      ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count or a list of IPs/CIDRs' });
+      return z.NEVER;
+    }
+    return list;
+  });
+
+const corsOrigins = z
+  .string()
+  .trim()
+  .transform((value, ctx): string[] => {
+    if (value === '') return [];
+    const origins = value.split(',').map((entry) => entry.trim().replace(/\/$/, ''));
+    for (const origin of origins) {
+      if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${origin}" is not an origin like https://app.example.com`,
+        });
+      }
+    }
+    return origins;
+  });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(3000),
+  HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
+  DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
+  DATABASE_URL: postgresUrl.optional(),
+  EMBEDDED_PG_PORT: port.default(54320),
+  DATABASE_POOL_SIZE: positiveInt.default(10),
+  APP_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: trustProxy.default(false),
+  CORS_ORIGINS: corsOrigins.optional(),
+  SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset means: run the embedded PostgreSQL cluster under `dataDir`. */
+  databaseUrl: string | undefined;
+  embeddedPgPort: number;
+  databasePoolSize: number;
+  appUrl: string;
+  logLevel: string;
+  trustProxy: boolean | number | string[];
+  corsOrigins: string[];
+  secret: string;
+  rateLimitPerMinute: number;
+  shutdownTimeoutMs: number;
+  version: string;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const SERVICE_VERSION = '1.0.0';
+
+/** Validates the environment. Throws a ConfigError naming every bad variable. Does no I/O. */
+export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, 'secret'> & { secret: string | undefined } {
+  const result = envSchema.safeParse(emptyToUndefined(env));
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const values = result.data;
+  const appUrl = (values.APP_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
+  return {
+    env: values.NODE_ENV,
+    port: values.PORT,
+    host: values.HOST,
+    dataDir: path.resolve(values.DATA_DIR),
+    databaseUrl: values.DATABASE_URL,
+    embeddedPgPort: values.EMBEDDED_PG_PORT,
+    databasePoolSize: values.DATABASE_POOL_SIZE,
+    appUrl,
+    logLevel: values.LOG_LEVEL,
+    trustProxy: values.TRUST_PROXY,
+    corsOrigins: values.CORS_ORIGINS ?? [new URL(appUrl).origin],
+    secret: values.SECRET,
+    rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    version: SERVICE_VERSION,
+  };
+}
+
+/** parseConfig, plus the secret: from `SECRET`, or generated once and kept in `DATA_DIR/secret`. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const config = parseConfig(env);
+  return { ...config, secret: config.secret ?? persistedSecret(config.dataDir) };
+}
+
+function persistedSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret');
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    const existing = readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = randomBytes(48).toString('base64url');
+  // 'wx' refuses to overwrite: if another instance won the race, use what it wrote.
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return readFileSync(file, 'utf8').trim();
+  }
+}
+
+/** An empty variable (`PORT=`) means "not set", as in most twelve-factor services. */
+function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(env).map(([key, value]) => [key, value === '' ? undefined : value]),
+  );
+}

@@ -1,0 +1,22 @@
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Db = NodePgDatabase<typeof schema>;
+
+export type Database = {
+  db: Db;
+  pool: pg.Pool;
+  close(): Promise<void>;
+};
+
+// Return int8 (COUNT(*), SUM) as numbers: our counts stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+export function connectDatabase(url: string, { max = 10 }: { max?: number } = {}): Database {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: 'knowledge-hub' });
+  // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = drizzle(pool, { schema });
+  return { db, pool, close: () => pool.end() };
+}

@@ -1,0 +1,127 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+/**
+ * The one error type of the service. Anything thrown that is not an AppError (or one of
+ * Fastify's own client errors) is an unexpected failure and becomes a 500 with no internals.
+ */
+export class AppError extends Error {
+  readonly statusCode: number;
+  readonly code: string;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    statusCode: number,
+    code: string,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.statusCode = statusCode;
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export type ErrorDetail = { path: string; message: string };
+
+export const errors = {
+  badRequest: (message: string, code = 'BAD_REQUEST') => new AppError(400, code, message),
+  validation: (details: ErrorDetail[]) =>
+    new AppError(400, 'VALIDATION_ERROR', 'Invalid request', { details }),
+  unauthorized: (message = 'Authentication required', code = 'UNAUTHORIZED') =>
+    new AppError(401, code, message),
+  forbidden: (message = 'You do not have access to this resource', code = 'FORBIDDEN') =>
+    new AppError(403, code, message),
+  notFound: (message = 'Not found', code = 'NOT_FOUND') => new AppError(404, code, message),
+  conflict: (message: string, code = 'CONFLICT') => new AppError(409, code, message),
+  tooManyRequests: (retryAfterSeconds: number, message = 'Too many requests, retry later') =>
+    new AppError(429, 'RATE_LIMITED', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
+  unavailable: (message = 'Service unavailable') => new AppError(503, 'SERVICE_UNAVAILABLE', message),
+};
+
+export const errorResponseSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.string().meta({ description: 'A human-readable message.' }),
+    code: z.string().meta({ description: 'A stable machine-readable code, e.g. VALIDATION_ERROR.' }),
+    details: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'Every failing field of a 400 validation error.' }),
+  })
+  .meta({ id: 'Error' });
+
+export type ErrorBody = z.infer<typeof errorResponseSchema>;
+
+/** Fastify's own client errors (body parsing, content type, size) and the shape we give each. */
+const fastifyClientErrors: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: 'INVALID_JSON',
+    message: 'Malformed JSON in request body',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'INVALID_JSON',
+    message: 'Body cannot be empty when content-type is application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: 'Content-Length does not match the body',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'Request body is too large',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Unsupported content type; send application/json',
+  },
+  FST_ERR_CTP_INVALID_TYPE: { status: 400, code: 'BAD_REQUEST', message: 'Invalid Content-Type header' },
+  FST_ERR_BAD_URL: { status: 404, code: 'NOT_FOUND', message: 'Not found' },
+};
+
+export function sendError(reply: FastifyReply, error: AppError) {
+  if (error.headers) reply.headers(error.headers);
+  const body: ErrorBody = { success: false, error: error.message, code: error.code };
+  if (error.details) body.details = error.details;
+  return reply.status(error.statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+export function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    // An id in the path that is not a UUID cannot name anything: answer as for an unknown id.
+    if (error.validationContext === 'params') return errors.notFound();
+    const context = error.validationContext ?? 'body';
+    return errors.validation(
+      error.validation.map((issue) => ({
+        path: [context, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
+        message: issue.message ?? 'Invalid value',
+      })),
+    );
+  }
+  const known = error.code ? fastifyClientErrors[error.code] : undefined;
+  if (known) return new AppError(known.status, known.code, known.message);
+  if (isResponseSerializationError(error)) {
+    request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+  } else {
+    request.log.error({ err: error }, 'unexpected error');
+  }
+  return new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, toAppError(error, request)));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, errors.notFound(`Route ${request.method} ${request.url.split('?')[0]} not found`)),
+  );
+}

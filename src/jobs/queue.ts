@@ -1,0 +1,64 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { PgBoss } from 'pg-boss';
+import type { Db } from '../db/client.ts';
+
+/** A durable background job: a pg-boss queue, its worker and, optionally, a cron schedule. */
+export type JobDefinition<Data extends object = object> = {
+  name: string;
+  /** Cron expression (UTC) that enqueues the job on schedule; pg-boss runs it once across all instances. */
+  cron?: string;
+  handler: (data: Data, context: { db: Db; logger: FastifyBaseLogger }) => Promise<void>;
+};
+
+export type JobQueue = {
+  send(name: string, data?: object): Promise<string | null>;
+  isRunning(): boolean;
+  /** Stops fetching new jobs and waits (up to `timeoutMs`) for the running ones to finish. */
+  stop(timeoutMs: number): Promise<void>;
+};
+
+export async function startJobQueue(options: {
+  url: string;
+  db: Db;
+  logger: FastifyBaseLogger;
+  jobs: JobDefinition[];
+  pollingIntervalSeconds?: number;
+}): Promise<JobQueue> {
+  const { db, logger, jobs } = options;
+  const boss = new PgBoss({
+    connectionString: options.url,
+    schema: 'pgboss',
+    max: 4,
+    application_name: 'knowledge-hub-jobs',
+  });
+  let running = false;
+  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  boss.on('stopped', () => {
+    running = false;
+  });
+  await boss.start();
+  running = true;
+
+  for (const job of jobs) {
+    await boss.createQueue(job.name);
+    await boss.work<object>(
+      job.name,
+      { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+      async ([item]) => {
+        if (!item) return;
+        const jobLogger = logger.child({ job: job.name, jobId: item.id });
+        await job.handler(item.data ?? {}, { db, logger: jobLogger });
+      },
+    );
+    if (job.cron) await boss.schedule(job.name, job.cron);
+  }
+
+  return {
+    send: (name, data = {}) => boss.send(name, data),
+    isRunning: () => running,
+    stop: async (timeoutMs) => {
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+      running = false;
+    },
+  };
+}

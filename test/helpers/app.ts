@@ -1,0 +1,77 @@
+import { afterAll, beforeAll } from 'vitest';
+import { type App, buildApp } from '../../src/app.ts';
+import { type Config, parseConfig } from '../../src/config.ts';
+import { connectDatabase, type Database } from '../../src/db/client.ts';
+import { jobDefinitions } from '../../src/jobs/index.ts';
+import { type JobQueue, startJobQueue } from '../../src/jobs/queue.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createTestDatabase } from './database.ts';
+
+export type TestApp = {
+  app: App;
+  database: Database;
+  jobs: JobQueue | undefined;
+  config: Config;
+  databaseUrl: string;
+  close(): Promise<void>;
+};
+
+type Options = {
+  /** Extra environment, as a deployment would set it. */
+  env?: Record<string, string>;
+  /** Start the job queue (default true). */
+  jobs?: boolean;
+  /** Reuse a database (another TestApp's), to test several instances on one database. */
+  databaseUrl?: string;
+};
+
+/** The whole app, as server.ts builds it, on its own database; requests go through `app.inject()`. */
+export async function buildTestApp(options: Options = {}): Promise<TestApp> {
+  const owned = options.databaseUrl ? undefined : await createTestDatabase();
+  const databaseUrl = options.databaseUrl ?? (owned?.url as string);
+  const config: Config = {
+    ...parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...options.env }),
+    secret: 'test-secret-that-is-at-least-32-characters-long',
+  };
+  const logger = createLogger(config.logLevel);
+  const database = connectDatabase(databaseUrl, { max: 5 });
+  const jobs =
+    options.jobs === false
+      ? undefined
+      : await startJobQueue({
+          url: databaseUrl,
+          db: database.db,
+          logger,
+          jobs: jobDefinitions,
+          pollingIntervalSeconds: 0.5,
+        });
+  const app = await buildApp({ config, database, jobs, logger });
+  return {
+    app,
+    database,
+    jobs,
+    config,
+    databaseUrl,
+    close: async () => {
+      await app.close();
+      await jobs?.stop(1000);
+      await database.close();
+      await owned?.drop();
+    },
+  };
+}
+
+/** Registers beforeAll/afterAll for a file-wide TestApp and returns a getter for it. */
+export function useTestApp(options: Options = {}): () => TestApp {
+  let testApp: TestApp | undefined;
+  beforeAll(async () => {
+    testApp = await buildTestApp(options);
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+  return () => {
+    if (!testApp) throw new Error('useTestApp: the app is not built yet (use it inside a test)');
+    return testApp;
+  };
+}
