@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyReply,
@@ -9,6 +8,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import helmet from 'helmet';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerErrorHandling } from './http/errors.ts';
@@ -26,7 +26,7 @@ export type AppDeps = {
   logger: FastifyBaseLogger;
 };
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
 /** One log line per request, written when it completes (Fastify's default writes two). */
@@ -74,10 +74,20 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // While shutting down, answers to requests already in flight close their connection, so that
+  // keep-alive clients do not hold the server open until their idle timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 
-  await app.register(helmet, {
-    // The API serves JSON; only the /docs page needs scripts and styles, which it serves itself.
+  // Security headers, computed once (the Fastify wrapper rebuilds its middleware on every request).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
+      // The API serves JSON; only the /docs page needs scripts and styles, which it serves itself.
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", "'unsafe-inline'"],
@@ -88,7 +98,15 @@ export async function buildApp(deps: AppDeps) {
         frameAncestors: ["'none'"],
       },
     },
+    // Headers that only matter for HTML pages a browser renders as documents of a site.
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
+  );
   await app.register(cors, {
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
     credentials: true,

@@ -10,40 +10,31 @@ import { createLogger, type Logger } from './logger.ts';
 
 /**
  * Start-up: config → database (embedded or external) → migrations → jobs → app → listen.
- * Shutdown runs the same steps backwards: stop accepting and drain requests, stop the jobs,
- * close the pool, stop the embedded cluster.
+ * Each step that starts something pushes how to stop it onto `stopSteps`; shutdown pops them,
+ * so it runs backwards: stop accepting and drain requests, stop the jobs, close the pool, stop the
+ * embedded cluster. Because the caller owns `stopSteps`, a signal in the middle of start-up stops
+ * whatever has started so far.
  */
-export async function startServer(config: Config, logger: Logger) {
-  const cleanup: Array<() => Promise<void>> = [];
-  const stop = async () => {
-    for (const step of cleanup.reverse()) await step();
-  };
-  try {
-    let url = config.databaseUrl;
-    if (!url) {
-      const embedded = await startEmbeddedPostgres({
-        dataDir: config.dataDir,
-        port: config.embeddedPgPort,
-        log: (message) => logger.info(message),
-      });
-      cleanup.push(() => embedded.stop());
-      url = embedded.url;
-    }
-    await runMigrations(url);
-    const database = connectDatabase(url, { max: config.databasePoolSize });
-    cleanup.push(() => database.close());
-    const jobs = await startJobQueue({ url, db: database.db, logger, jobs: jobDefinitions });
-    cleanup.push(() => jobs.stop(config.shutdownTimeoutMs));
-    const app = await buildApp({ config, database, jobs, logger });
-    cleanup.push(() => app.close());
-    await app.listen({ port: config.port, host: config.host });
-    return { app, stop };
-  } catch (error) {
-    await stop().catch((stopError) =>
-      logger.error({ err: stopError }, 'cleanup after failed start-up failed'),
-    );
-    throw error;
+export async function startServer(config: Config, logger: Logger, stopSteps: Array<() => Promise<void>>) {
+  let url = config.databaseUrl;
+  if (!url) {
+    const embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.embeddedPgPort,
+      log: (message) => logger.info(message),
+    });
+    stopSteps.push(() => embedded.stop());
+    url = embedded.url;
   }
+  await runMigrations(url);
+  const database = connectDatabase(url, { max: config.databasePoolSize });
+  stopSteps.push(() => database.close());
+  const jobs = await startJobQueue({ url, db: database.db, logger, jobs: jobDefinitions });
+  stopSteps.push(() => jobs.stop(config.shutdownTimeoutMs));
+  const app = await buildApp({ config, database, jobs, logger });
+  stopSteps.push(() => app.close());
+  await app.listen({ port: config.port, host: config.host });
+  return app;
 }
 
 async function main() {
@@ -58,26 +49,38 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  const stopSteps: Array<() => Promise<void>> = [];
+  // One shutdown at a time: a signal and a failing start-up step may both ask for it.
+  let stopping: Promise<void> | undefined;
+  const stopAll = () => {
+    stopping ??= (async () => {
+      for (let step = stopSteps.pop(); step; step = stopSteps.pop()) await step();
+    })();
+    return stopping;
+  };
+
+  closeWithGrace({ delay: config.shutdownTimeoutMs * 3, logger }, async ({ signal, err }) => {
+    if (err) logger.error({ err }, 'shutting down after an unexpected error');
+    else logger.info({ signal }, 'shutting down');
+    await stopAll();
+    logger.info('stopped');
+  });
+
   const started = Date.now();
-  let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer(config, logger);
+    await startServer(config, logger, stopSteps);
   } catch (error) {
     logger.fatal({ err: error }, 'start-up failed');
     process.stderr.write(`\nKnowledge Hub could not start: ${(error as Error).message}\n`);
+    await stopAll().catch((stopError) =>
+      logger.error({ err: stopError }, 'cleanup after failed start-up failed'),
+    );
     process.exit(1);
   }
   logger.info({ ms: Date.now() - started }, 'started');
   process.stdout.write(
     `\nKnowledge Hub is running at ${config.appUrl}\nAPI reference: ${config.appUrl}/docs\n\n`,
   );
-
-  closeWithGrace({ delay: config.shutdownTimeoutMs * 3, logger }, async ({ signal, err }) => {
-    if (err) logger.error({ err }, 'shutting down after an unexpected error');
-    else logger.info({ signal }, 'shutting down');
-    await server.stop();
-    logger.info('stopped');
-  });
 }
 
 if (import.meta.main) await main();

@@ -53,47 +53,79 @@ export async function startEmbeddedPostgres({
   const clusterDir = path.join(dataDir, 'postgres');
   const owner = clusterOwner();
   mkdirSync(dataDir, { recursive: true });
-  const password = clusterPassword(dataDir);
-
-  await stopOrphanedCluster(clusterDir, dataDir, log);
-  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    log(`initialising a new PostgreSQL cluster in ${clusterDir}`);
-    initCluster(binaries.initdb, clusterDir, password, owner);
+  const releaseLock = lockDataDir(dataDir);
+  try {
+    const password = clusterPassword(dataDir);
+    await stopOrphanedCluster(clusterDir, log);
+    if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+      log(`initialising a new PostgreSQL cluster in ${clusterDir}`);
+      initCluster(binaries.initdb, clusterDir, password, owner);
+    }
+    await assertPortFree(port);
+    const child = spawnPostgres(binaries.postgres, clusterDir, dataDir, port, owner);
+    const serverUrl = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+    await waitUntilReady(`${serverUrl}/postgres`, child, dataDir);
+    await ensureDatabase(`${serverUrl}/postgres`, DATABASE);
+    log(`embedded PostgreSQL ready on 127.0.0.1:${port}`);
+    return {
+      url: `${serverUrl}/${DATABASE}`,
+      stop: async () => {
+        await stopProcess(child);
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
   }
-  await assertPortFree(port);
+}
 
-  const logFile = openSync(path.join(dataDir, 'postgres.log'), 'a');
-  if (owner) chownSync(path.join(dataDir, 'postgres.log'), owner.uid, owner.gid);
-  const child = spawn(
-    binaries.postgres,
-    [
-      '-D',
-      clusterDir,
-      '-p',
-      String(port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'max_connections=200',
-    ],
-    { detached: true, stdio: ['ignore', logFile, logFile], ...(owner ?? {}) },
-  );
+function spawnPostgres(
+  postgres: string,
+  clusterDir: string,
+  dataDir: string,
+  port: number,
+  owner: { uid: number; gid: number } | undefined,
+): ChildProcess {
+  const logPath = path.join(dataDir, 'postgres.log');
+  const logFile = openSync(logPath, 'a');
+  if (owner) chownSync(logPath, owner.uid, owner.gid);
+  const args = ['-D', clusterDir, '-p', String(port)];
+  for (const setting of ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'max_connections=200']) {
+    args.push('-c', setting);
+  }
+  // detached: its own session, so a Ctrl-C in the terminal reaches only us; we stop it last.
+  const child = spawn(postgres, args, {
+    detached: true,
+    stdio: ['ignore', logFile, logFile],
+    ...(owner ?? {}),
+  });
   child.unref();
-  writeFileSync(path.join(dataDir, 'server.pid'), `${process.pid}\n`);
+  return child;
+}
 
-  const serverUrl = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
-  await waitUntilReady(`${serverUrl}/postgres`, child, dataDir);
-  await ensureDatabase(`${serverUrl}/postgres`, DATABASE);
-  log(`embedded PostgreSQL ready on 127.0.0.1:${port}`);
-  return {
-    url: `${serverUrl}/${DATABASE}`,
-    stop: async () => {
-      await stopProcess(child);
-      rmSync(path.join(dataDir, 'server.pid'), { force: true });
-    },
-  };
+/**
+ * One service instance per data directory: `server.pid` names the owner. A file left by a
+ * process that is gone is taken over; one held by a live process refuses the start.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockFile = path.join(dataDir, 'server.pid');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lockFile, `${process.pid}\n`, { flag: 'wx' });
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = readPid(lockFile);
+      if (holder && holder !== process.pid && isAlive(holder)) {
+        throw new Error(
+          `DATA_DIR ${dataDir} is in use by another running instance (pid ${holder}). Stop it, or use another DATA_DIR.`,
+        );
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not lock DATA_DIR ${dataDir}: another instance is starting at the same time.`);
 }
 
 async function loadBinaries(): Promise<{ initdb: string; postgres: string }> {
@@ -172,19 +204,12 @@ function initCluster(
 }
 
 /**
- * The server runs in its own session, so if this process died without stopping it, it is still
- * running. If the process that started it is gone, stop it; if that process is alive, another
- * instance owns this data directory.
+ * The server runs in its own session, so if the previous instance died without stopping it, it is
+ * still running. We hold the data directory's lock, so it is nobody's: stop it before starting again.
  */
-async function stopOrphanedCluster(clusterDir: string, dataDir: string, log: (m: string) => void) {
+async function stopOrphanedCluster(clusterDir: string, log: (m: string) => void) {
   const postgresPid = readPid(path.join(clusterDir, 'postmaster.pid'));
-  if (!postgresPid || !isAlive(postgresPid)) return;
-  const ownerPid = readPid(path.join(dataDir, 'server.pid'));
-  if (ownerPid && ownerPid !== process.pid && isAlive(ownerPid)) {
-    throw new Error(
-      `DATA_DIR ${dataDir} is in use by another running instance (pid ${ownerPid}). Stop it, or use another DATA_DIR.`,
-    );
-  }
+  if (!postgresPid || !isAlive(postgresPid) || !isPostgresOf(postgresPid, clusterDir)) return;
   log(`stopping PostgreSQL (pid ${postgresPid}) left running by a previous instance`);
   process.kill(postgresPid, 'SIGINT');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
@@ -192,6 +217,17 @@ async function stopOrphanedCluster(clusterDir: string, dataDir: string, log: (m:
     if (Date.now() > deadline)
       throw new Error(`PostgreSQL (pid ${postgresPid}) did not stop; stop it by hand.`);
     await sleep(100);
+  }
+}
+
+/** After a reboot the pid in a stale postmaster.pid may belong to anything: check before signalling it. */
+function isPostgresOf(pid: number, clusterDir: string): boolean {
+  try {
+    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return path.basename(commandLine[0] ?? '') === 'postgres' && commandLine.includes(clusterDir);
+  } catch {
+    // No /proc (macOS): the pid is alive and was written by our cluster; trust it.
+    return !existsSync('/proc');
   }
 }
 
@@ -260,6 +296,7 @@ async function waitUntilReady(url: string, child: ChildProcess, dataDir: string)
 
 async function ensureDatabase(adminUrl: string, name: string) {
   const client = new pg.Client({ connectionString: adminUrl });
+  client.on('error', () => {});
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

@@ -16,6 +16,8 @@ const MIGRATION_LOCK_ID = 727_001;
  */
 export async function runMigrations(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url, application_name: 'knowledge-hub-migrate' });
+  // A lost connection also rejects the running query; without a listener it would crash the process.
+  client.on('error', () => {});
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);

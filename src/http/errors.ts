@@ -39,9 +39,6 @@ export const errors = {
     new AppError(403, code, message),
   notFound: (message = 'Not found', code = 'NOT_FOUND') => new AppError(404, code, message),
   conflict: (message: string, code = 'CONFLICT') => new AppError(409, code, message),
-  tooManyRequests: (retryAfterSeconds: number, message = 'Too many requests, retry later') =>
-    new AppError(429, 'RATE_LIMITED', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
-  unavailable: (message = 'Service unavailable') => new AppError(503, 'SERVICE_UNAVAILABLE', message),
 };
 
 export const errorResponseSchema = z
@@ -119,9 +116,13 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
   return new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
 }
 
+const routeNotFound = (request: FastifyRequest) =>
+  errors.notFound(`Route ${request.method} ${request.url.split('?')[0]} not found`);
+
 export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, toAppError(error, request)));
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, errors.notFound(`Route ${request.method} ${request.url.split('?')[0]} not found`)),
+  app.setErrorHandler((error: FastifyError, request, reply) =>
+    // An unknown route is a 404 even when its body could not be parsed.
+    sendError(reply, request.is404 ? routeNotFound(request) : toAppError(error, request)),
   );
+  app.setNotFoundHandler((request, reply) => sendError(reply, routeNotFound(request)));
 }

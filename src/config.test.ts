@@ -1,0 +1,114 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseConfig } from './config.ts';
+
+describe('parseConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      embeddedPgPort: 54320,
+      appUrl: 'http://localhost:3000',
+      logLevel: 'info',
+      trustProxy: false,
+      corsOrigins: ['http://localhost:3000'],
+      secret: undefined,
+      rateLimitPerMinute: 600,
+      version: '1.0.0',
+    });
+  });
+
+  it('reads and converts every variable', () => {
+    const config = parseConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/khub',
+      DATABASE_URL: 'postgresql://u:p@db:5432/khub',
+      APP_URL: 'https://hub.example.com/',
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: '2',
+      CORS_ORIGINS: 'https://a.example.com, https://b.example.com/',
+      SECRET: 's'.repeat(32),
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/khub',
+      databaseUrl: 'postgresql://u:p@db:5432/khub',
+      appUrl: 'https://hub.example.com',
+      logLevel: 'warn',
+      trustProxy: 2,
+      corsOrigins: ['https://a.example.com', 'https://b.example.com'],
+      secret: 's'.repeat(32),
+    });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
+  ])('parses TRUST_PROXY=%s', (value, expected) => {
+    expect(parseConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(parseConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['EMBEDDED_PG_PORT', '0'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['APP_URL', 'not a url'],
+    ['LOG_LEVEL', 'loud'],
+    ['TRUST_PROXY', 'yes please'],
+    ['CORS_ORIGINS', 'example.com'],
+    ['SECRET', 'short'],
+    ['RATE_LIMIT_PER_MINUTE', '-5'],
+    ['NODE_ENV', 'staging'],
+  ])('rejects %s=%s with a message naming the variable', (name, value) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => parseConfig({ [name]: value })).toThrow(
+      new RegExp(`^Invalid configuration:\\n\\s+${name}: `),
+    );
+  });
+
+  it('names every bad variable at once', () => {
+    try {
+      parseConfig({ PORT: 'x', LOG_LEVEL: 'y' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).toContain('PORT:');
+      expect((error as Error).message).toContain('LOG_LEVEL:');
+    }
+  });
+});
+
+describe('loadConfig secret', () => {
+  let dataDir: string;
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('generates a secret once, stores it with mode 0600 and reuses it', () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'kh-config-'));
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first.secret.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dataDir, 'secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.secret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dataDir }).secret).toBe(first.secret);
+  });
+
+  it('prefers SECRET from the environment and writes nothing', () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'kh-config-'));
+    const secret = 'x'.repeat(40);
+    expect(loadConfig({ DATA_DIR: dataDir, SECRET: secret }).secret).toBe(secret);
+    expect(() => statSync(path.join(dataDir, 'secret'))).toThrow();
+  });
+});

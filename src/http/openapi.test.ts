@@ -1,0 +1,84 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.ts';
+
+type Operation = {
+  tags?: string[];
+  summary?: string;
+  security?: unknown[];
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+};
+
+describe('OpenAPI document and reference page', () => {
+  const ctx = useTestApp();
+
+  async function fetchDocument() {
+    const response = await ctx().app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    return response.json();
+  }
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const document = await fetchDocument();
+    expect(document.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('declares version 1.0.0 and the bearerAuth scheme', async () => {
+    const document = await fetchDocument();
+    expect(document.info.version).toBe('1.0.0');
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('describes every operation with a tag, a summary and a success response schema', async () => {
+    const document = await fetchDocument();
+    const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
+      ([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    );
+    expect(operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`)).toEqual(
+      expect.arrayContaining(['GET /health', 'GET /health/ready', 'GET /metrics', 'GET /openapi.json']),
+    );
+    for (const { method, path, operation } of operations) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(operation.tags?.length, where).toBeGreaterThan(0);
+      expect(operation.summary, where).toEqual(expect.any(String));
+      if (path === '/openapi.json') continue;
+      const success = Object.entries(operation.responses ?? {}).find(([status]) => status.startsWith('2'));
+      expect(success, where).toBeDefined();
+      expect(Object.values(success?.[1].content ?? {})[0]?.schema, where).toBeDefined();
+    }
+  });
+
+  it('documents the readiness 503 with the same schema as its 200', async () => {
+    const document = await fetchDocument();
+    const responses = document.paths['/health/ready'].get.responses;
+    expect(responses['503'].content['application/json'].schema).toEqual(
+      responses['200'].content['application/json'].schema,
+    );
+  });
+
+  it('serves the interactive reference at /docs with its script bundled (no CDN)', async () => {
+    const { app } = ctx();
+    // The page loads its script by a relative URL, so /docs redirects to /docs/.
+    const redirect = await app.inject({ method: 'GET', url: '/docs' });
+    expect(redirect.statusCode).toBe(301);
+    expect(redirect.headers.location).toBe('/docs/');
+    const page = await app.inject({ method: 'GET', url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('/openapi.json');
+    const scriptSrc = page.body.match(/<script[^>]+src="([^"]+)"/)?.[1];
+    expect(scriptSrc).toBeDefined();
+    expect(scriptSrc).not.toMatch(/^https?:/);
+    const script = await app.inject({
+      method: 'GET',
+      url: new URL(scriptSrc as string, 'http://x/docs/').pathname,
+    });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+  });
+});

@@ -1,0 +1,86 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/helpers/app.ts';
+
+describe('rate limiting shared through PostgreSQL', () => {
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    first = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    second = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' }, databaseUrl: first.databaseUrl });
+    for (const { app } of [first, second]) app.get('/test/limited', async () => ({ ok: true }));
+  });
+  afterAll(async () => {
+    await second?.app.close();
+    await second?.jobs?.stop(1000);
+    await second?.database.close();
+    await first?.close();
+  });
+
+  it('counts requests of one credential across instances and answers 429 past the limit', async () => {
+    const headers = { authorization: 'Bearer credential-a' };
+    const answers = [];
+    for (const testApp of [first, first, second, second]) {
+      answers.push(await testApp.app.inject({ method: 'GET', url: '/test/limited', headers }));
+    }
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 429]);
+    expect(answers[0]?.headers['ratelimit-limit']).toBe('3');
+    expect(answers[0]?.headers['ratelimit-remaining']).toBe('2');
+    expect(answers[2]?.headers['ratelimit-remaining']).toBe('0');
+
+    const limited = answers[3];
+    expect(limited?.json()).toEqual({
+      success: false,
+      error: expect.stringContaining('Rate limit exceeded'),
+      code: 'RATE_LIMITED',
+    });
+    const retryAfter = Number(limited?.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+
+  it('keeps a separate budget per credential and per anonymous IP', async () => {
+    const other = await first.app.inject({
+      method: 'GET',
+      url: '/test/limited',
+      headers: { authorization: 'Bearer credential-b' },
+    });
+    expect(other.statusCode).toBe(200);
+    const anonymous = await first.app.inject({ method: 'GET', url: '/test/limited' });
+    expect(anonymous.statusCode).toBe(200);
+  });
+
+  it('stores only a hash of the credential', async () => {
+    const { rows } = await first.database.pool.query<{ key: string }>('SELECT key FROM rate_limits');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { key } of rows) expect(key).not.toContain('credential-a');
+  });
+
+  it('never limits the health probes', async () => {
+    for (let i = 0; i < 5; i++) {
+      const response = await first.app.inject({ method: 'GET', url: '/health' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['ratelimit-limit']).toBeUndefined();
+    }
+  });
+
+  it('removes expired windows with the rate-limit-cleanup job', async () => {
+    const { pool } = first.database;
+    await pool.query(
+      `INSERT INTO rate_limits (key, count, reset_at) VALUES
+        ('test|expired', 5, now() - interval '10 minutes'), ('test|current', 1, now() + interval '1 minute')`,
+    );
+    await first.jobs?.send('rate-limit-cleanup');
+    const deadline = Date.now() + 15_000;
+    let keys: string[] = [];
+    while (Date.now() < deadline) {
+      keys = (
+        await pool.query<{ key: string }>("SELECT key FROM rate_limits WHERE key LIKE 'test|%'")
+      ).rows.map((row) => row.key);
+      if (!keys.includes('test|expired')) break;
+      await sleep(200);
+    }
+    expect(keys).toEqual(['test|current']);
+  });
+});
