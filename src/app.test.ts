@@ -4,7 +4,7 @@ import { buildTestApp } from '../test/helpers/app.ts';
 
 describe('graceful close', () => {
   it('lets an in-flight request finish and refuses new connections once closing', async () => {
-    const testApp = await buildTestApp({ jobs: false });
+    const testApp = await buildTestApp();
     const { app } = testApp;
     let release: () => void = () => {};
     const started = new Promise<void>((resolveStarted) => {

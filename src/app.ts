@@ -10,20 +10,30 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
+import { registerAuthentication } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import type { JobQueue } from './jobs/queue.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { oauthRoutes } from './modules/auth/oauth-routes.ts';
+import { passwordResetRoutes } from './modules/auth/password-reset-routes.ts';
+import { authCatchAllRoutes, authRoutes } from './modules/auth/routes.ts';
+import { betaAccessRoutes } from './modules/beta-access/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { organizationRoutes } from './modules/organizations/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
 
 export type AppDeps = {
   config: Config;
   database: Database;
-  /** Absent when the process runs without workers (some tests); readiness then reports jobs as down. */
-  jobs?: JobQueue;
+  jobs: JobQueue;
   logger: FastifyBaseLogger;
+  /** Tests pass a clock they can move; the service uses the system clock. */
+  clock?: Clock;
 };
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -119,6 +129,14 @@ export async function buildApp(deps: AppDeps) {
     ],
   });
   await app.register(cookie, { secret: config.secret });
+  const context: AppContext = {
+    config,
+    db: deps.database.db,
+    jobs: deps.jobs,
+    clock: deps.clock ?? systemClock,
+    logger: deps.logger,
+  };
+  registerAuthentication(app, context);
   const metrics = registerMetrics(app);
   await registerRateLimit(app, { pool: deps.database.pool, perMinute: config.rateLimitPerMinute });
   await registerOpenApi(app, { version: config.version, serverUrl: config.appUrl });
@@ -129,6 +147,13 @@ export async function buildApp(deps: AppDeps) {
     metrics,
     version: config.version,
   });
+  await app.register(authRoutes, { context });
+  await app.register(passwordResetRoutes, { context });
+  await app.register(oauthRoutes, { context });
+  await app.register(authCatchAllRoutes);
+  await app.register(userRoutes, { context });
+  await app.register(organizationRoutes, { context });
+  await app.register(betaAccessRoutes, { context });
 
   return app;
 }

@@ -56,6 +56,18 @@ const corsOrigins = z
     return origins;
   });
 
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+const emailList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email({ error: 'must be a comma-separated list of email addresses' })));
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port.default(3000),
@@ -71,6 +83,22 @@ const envSchema = z.object({
   SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  SMTP_URL: z
+    .url({ error: 'must be an smtp:// or smtps:// URL' })
+    .refine((value) => /^smtps?:\/\//.test(value), 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3, 'must be an address like "Knowledge Hub <hub@example.com>"').optional(),
+  ADMIN_EMAILS: emailList.optional(),
+  GITHUB_CLIENT_ID: z.string().trim().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  GITHUB_AUTHORIZE_URL: httpUrl.default('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: httpUrl.default('https://github.com/login/oauth/access_token'),
+  GITHUB_API_URL: httpUrl.default('https://api.github.com'),
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  GOOGLE_AUTHORIZE_URL: httpUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: httpUrl.default('https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: httpUrl.default('https://openidconnect.googleapis.com/v1/userinfo'),
 });
 
 export type Config = {
@@ -89,7 +117,23 @@ export type Config = {
   secret: string;
   rateLimitPerMinute: number;
   shutdownTimeoutMs: number;
+  /** Unset: mails stay in the outbox table and their text is logged. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Platform administrators (beta access approvals). */
+  adminEmails: string[];
+  oauth: { github: OAuthProviderConfig | undefined; google: OAuthProviderConfig | undefined };
   version: string;
+};
+
+/** A provider is enabled when its client id and secret are set; endpoints are configurable for tests and proxies. */
+export type OAuthProviderConfig = {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** GitHub: the REST API base. Google: the OpenID userinfo endpoint. */
+  userApiUrl: string;
 };
 
 export class ConfigError extends Error {
@@ -122,8 +166,31 @@ export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, 'secret'> & { 
     secret: values.SECRET,
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM ?? `Knowledge Hub <no-reply@${new URL(appUrl).hostname}>`,
+    adminEmails: values.ADMIN_EMAILS ?? [],
+    oauth: {
+      github: oauthProvider(values.GITHUB_CLIENT_ID, values.GITHUB_CLIENT_SECRET, {
+        authorizeUrl: values.GITHUB_AUTHORIZE_URL,
+        tokenUrl: values.GITHUB_TOKEN_URL,
+        userApiUrl: values.GITHUB_API_URL.replace(/\/$/, ''),
+      }),
+      google: oauthProvider(values.GOOGLE_CLIENT_ID, values.GOOGLE_CLIENT_SECRET, {
+        authorizeUrl: values.GOOGLE_AUTHORIZE_URL,
+        tokenUrl: values.GOOGLE_TOKEN_URL,
+        userApiUrl: values.GOOGLE_USERINFO_URL,
+      }),
+    },
     version: SERVICE_VERSION,
   };
+}
+
+function oauthProvider(
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+  endpoints: Omit<OAuthProviderConfig, 'clientId' | 'clientSecret'>,
+): OAuthProviderConfig | undefined {
+  return clientId && clientSecret ? { clientId, clientSecret, ...endpoints } : undefined;
 }
 
 /** parseConfig, plus the secret: from `SECRET`, or generated once and kept in `DATA_DIR/secret`. */

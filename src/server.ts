@@ -29,7 +29,7 @@ export async function startServer(config: Config, logger: Logger, stopSteps: Arr
   await runMigrations(url);
   const database = connectDatabase(url, { max: config.databasePoolSize });
   stopSteps.push(() => database.close());
-  const jobs = await startJobQueue({ url, db: database.db, logger, jobs: jobDefinitions });
+  const jobs = await startJobQueue({ url, db: database.db, logger, jobs: jobDefinitions(config) });
   stopSteps.push(() => jobs.stop(config.shutdownTimeoutMs));
   const app = await buildApp({ config, database, jobs, logger });
   stopSteps.push(() => app.close());

@@ -11,7 +11,7 @@ export const uuid = () =>
   z
     .string()
     .regex(UUID_PATTERN, 'must be a UUID')
-    .transform((value) => value.toLowerCase())
+    .overwrite((value) => value.toLowerCase())
     .meta({ format: 'uuid', example: '01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f' });
 
 /** Path params `{id}`: a value that is not a UUID answers 404, as for an unknown id. */

@@ -13,7 +13,7 @@ describe('rate limiting shared through PostgreSQL', () => {
   });
   afterAll(async () => {
     await second?.app.close();
-    await second?.jobs?.stop(1000);
+    await second?.jobs.stop(1000);
     await second?.database.close();
     await first?.close();
   });
@@ -71,7 +71,7 @@ describe('rate limiting shared through PostgreSQL', () => {
       `INSERT INTO rate_limits (key, count, reset_at) VALUES
         ('test|expired', 5, now() - interval '10 minutes'), ('test|current', 1, now() + interval '1 minute')`,
     );
-    await first.jobs?.send('rate-limit-cleanup');
+    await first.jobs.send('rate-limit-cleanup');
     const deadline = Date.now() + 15_000;
     let keys: string[] = [];
     while (Date.now() < deadline) {

@@ -83,3 +83,17 @@ export async function registerRateLimit(
       new AppError(429, 'RATE_LIMITED', `Rate limit exceeded: ${context.max} requests per ${context.after}`),
   });
 }
+
+/**
+ * Route config for endpoints that take an email and a secret (sign-in, sign-up, reset): 10 tries
+ * per 15 minutes per client IP and email. Runs after body parsing so the email is known.
+ */
+export const perEmailAttemptLimit = {
+  max: 10,
+  timeWindow: 15 * 60_000,
+  hook: 'preHandler' as const,
+  keyGenerator: (request: FastifyRequest) => {
+    const email = (request.body as { email?: unknown } | undefined)?.email;
+    return `${request.ip}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
+  },
+};

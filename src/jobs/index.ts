@@ -1,5 +1,12 @@
+import type { Config } from '../config.ts';
+import { sessionCleanupJob } from '../modules/auth/sessions.ts';
+import { mailDeliveryJob } from '../modules/mail/service.ts';
 import type { JobDefinition } from './queue.ts';
 import { rateLimitCleanupJob } from './rate-limit-cleanup.ts';
 
 /** Every background job of the service; modules add theirs here. */
-export const jobDefinitions: JobDefinition[] = [rateLimitCleanupJob];
+export const jobDefinitions = (config: Config): JobDefinition[] => [
+  rateLimitCleanupJob,
+  sessionCleanupJob,
+  mailDeliveryJob(config),
+];

@@ -1,17 +1,21 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { PgBoss } from 'pg-boss';
-import type { Db } from '../db/client.ts';
+import { fromDrizzle, PgBoss, type QueueOptions } from 'pg-boss';
+import type { Db, Tx } from '../db/client.ts';
 
 /** A durable background job: a pg-boss queue, its worker and, optionally, a cron schedule. */
 export type JobDefinition<Data extends object = object> = {
   name: string;
   /** Cron expression (UTC) that enqueues the job on schedule; pg-boss runs it once across all instances. */
   cron?: string;
+  /** Retry policy and expiry of the queue (pg-boss defaults otherwise). */
+  queue?: QueueOptions;
   handler: (data: Data, context: { db: Db; logger: FastifyBaseLogger }) => Promise<void>;
 };
 
 export type JobQueue = {
-  send(name: string, data?: object): Promise<string | null>;
+  /** Enqueues a job; with `tx`, inside that transaction, so the job exists only if the transaction commits. */
+  send(name: string, data?: object, options?: { tx?: Tx }): Promise<string | null>;
   isRunning(): boolean;
   /** Stops fetching new jobs and waits (up to `timeoutMs`) for the running ones to finish. */
   stop(timeoutMs: number): Promise<void>;
@@ -40,7 +44,7 @@ export async function startJobQueue(options: {
   running = true;
 
   for (const job of jobs) {
-    await boss.createQueue(job.name);
+    await boss.createQueue(job.name, job.queue);
     await boss.work<object>(
       job.name,
       { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
@@ -54,7 +58,7 @@ export async function startJobQueue(options: {
   }
 
   return {
-    send: (name, data = {}) => boss.send(name, data),
+    send: (name, data = {}, { tx } = {}) => boss.send(name, data, tx ? { db: fromDrizzle(tx, sql) } : {}),
     isRunning: () => running,
     stop: async (timeoutMs) => {
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true });

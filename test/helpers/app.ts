@@ -4,13 +4,15 @@ import { type Config, parseConfig } from '../../src/config.ts';
 import { connectDatabase, type Database } from '../../src/db/client.ts';
 import { jobDefinitions } from '../../src/jobs/index.ts';
 import { type JobQueue, startJobQueue } from '../../src/jobs/queue.ts';
+import type { Clock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTestDatabase } from './database.ts';
 
 export type TestApp = {
   app: App;
   database: Database;
-  jobs: JobQueue | undefined;
+  jobs: JobQueue;
+  clock: TestClock;
   config: Config;
   databaseUrl: string;
   close(): Promise<void>;
@@ -19,8 +21,6 @@ export type TestApp = {
 type Options = {
   /** Extra environment, as a deployment would set it. */
   env?: Record<string, string>;
-  /** Start the job queue (default true). */
-  jobs?: boolean;
   /** Reuse a database (another TestApp's), to test several instances on one database. */
   databaseUrl?: string;
 };
@@ -30,35 +30,56 @@ export async function buildTestApp(options: Options = {}): Promise<TestApp> {
   const owned = options.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = options.databaseUrl ?? (owned?.url as string);
   const config: Config = {
-    ...parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...options.env }),
+    ...parseConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DATA_DIR: '/nonexistent',
+      ...options.env,
+    }),
     secret: 'test-secret-that-is-at-least-32-characters-long',
   };
   const logger = createLogger(config.logLevel);
   const database = connectDatabase(databaseUrl, { max: 5 });
-  const jobs =
-    options.jobs === false
-      ? undefined
-      : await startJobQueue({
-          url: databaseUrl,
-          db: database.db,
-          logger,
-          jobs: jobDefinitions,
-          pollingIntervalSeconds: 0.5,
-        });
-  const app = await buildApp({ config, database, jobs, logger });
+  const jobs = await startJobQueue({
+    url: databaseUrl,
+    db: database.db,
+    logger,
+    jobs: jobDefinitions(config),
+    pollingIntervalSeconds: 0.5,
+  });
+  const clock = new TestClock();
+  const app = await buildApp({ config, database, jobs, logger, clock });
   return {
     app,
     database,
     jobs,
+    clock,
     config,
     databaseUrl,
     close: async () => {
       await app.close();
-      await jobs?.stop(1000);
+      await jobs.stop(1000);
       await database.close();
       await owned?.drop();
     },
   };
+}
+
+/** The system time, unless a test moves it: `clock.advance(8 * DAY)`. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+
+  now() {
+    return new Date(Date.now() + this.offsetMs);
+  }
+
+  advance(ms: number) {
+    this.offsetMs += ms;
+  }
+
+  reset() {
+    this.offsetMs = 0;
+  }
 }
 
 /** Registers beforeAll/afterAll for a file-wide TestApp and returns a getter for it. */

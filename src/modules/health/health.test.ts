@@ -43,8 +43,9 @@ describe('health endpoints', () => {
 
 describe('readiness when a dependency is down', () => {
   it('answers 503 with jobs failing when the job queue is not running', async () => {
-    const testApp = await buildTestApp({ jobs: false });
+    const testApp = await buildTestApp();
     try {
+      await testApp.jobs.stop(1000);
       const response = await testApp.app.inject({ method: 'GET', url: '/health/ready' });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({
@@ -67,7 +68,7 @@ describe('readiness when a dependency is down', () => {
       expect((await testApp.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     } finally {
       await testApp.app.close();
-      await testApp.jobs?.stop(1000);
+      await testApp.jobs.stop(1000);
     }
   });
 

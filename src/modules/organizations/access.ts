@@ -1,0 +1,46 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { memberships } from '../../db/schema/index.ts';
+import type { Role } from '../../db/schema/users.ts';
+import { errors } from '../../http/errors.ts';
+
+/** owner > admin > member > viewer (API.md §1). */
+export const ROLE_RANK: Record<Role, number> = { viewer: 1, member: 2, admin: 3, owner: 4 };
+
+export const roleAtLeast = (role: Role, minimum: Role) => ROLE_RANK[role] >= ROLE_RANK[minimum];
+
+export async function roleIn(db: Db | Tx, userId: string, organizationId: string): Promise<Role | undefined> {
+  const [row] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+  return row?.role;
+}
+
+type Requirement = {
+  userId: string;
+  organizationId: string;
+  /** Lowest role allowed (default viewer: any member). */
+  minRole?: Role;
+  /**
+   * How a non-member is answered. `forbidden` (403) when the caller named the organization
+   * (a body or query field); `not_found` (404) when it is addressed in the path, so its
+   * existence is not revealed.
+   */
+  outsider?: 'forbidden' | 'not_found';
+};
+
+/** The one authorization check for organization-owned things. Returns the caller's role. */
+export async function requireRole(db: Db | Tx, requirement: Requirement): Promise<Role> {
+  const { minRole = 'viewer', outsider = 'forbidden' } = requirement;
+  const role = await roleIn(db, requirement.userId, requirement.organizationId);
+  if (!role) {
+    throw outsider === 'not_found'
+      ? errors.notFound('Organization not found')
+      : errors.forbidden('You are not a member of this organization', 'NOT_A_MEMBER');
+  }
+  if (!roleAtLeast(role, minRole)) {
+    throw errors.forbidden(`This requires the ${minRole} role or higher`, 'INSUFFICIENT_ROLE');
+  }
+  return role;
+}
