@@ -19,7 +19,7 @@ import { freePort } from '../../test/helpers/ports.ts';
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SECTION_HEADING = '## HTTP floor: GET /health vs bare Fastify';
+const SECTION_HEADING = '## HTTP floor: GET /health and an authenticated read vs bare Fastify';
 const TITLE = '# Benchmarks';
 const INTRO =
   'Reproduce with `npm run bench` (about 30 s; options such as `npm run bench -- --duration 5 --connections 20`). ' +
@@ -40,7 +40,13 @@ type AutocannonResult = {
   non2xx: number;
   statusCodeStats: Record<string, { count: number }>;
 };
-type AutocannonOptions = { url: string; connections: number; duration: number; pipelining: number };
+type AutocannonOptions = {
+  url: string;
+  connections: number;
+  duration: number;
+  pipelining: number;
+  headers?: Record<string, string>;
+};
 type AutocannonInstance = { stop(): void };
 type Autocannon = (
   options: AutocannonOptions,
@@ -194,9 +200,14 @@ async function stopLeftoverPostgres(dataDir: string) {
   if (alive()) process.kill(pid, 'SIGKILL');
 }
 
-function load(url: string, connections: number, duration: number): Promise<AutocannonResult> {
+function load(
+  url: string,
+  connections: number,
+  duration: number,
+  headers: Record<string, string> = {},
+): Promise<AutocannonResult> {
   return new Promise((resolve, reject) => {
-    running = autocannon({ url, connections, duration, pipelining: 1 }, (error, result) => {
+    running = autocannon({ url, connections, duration, pipelining: 1, headers }, (error, result) => {
       running = undefined;
       if (error) reject(error);
       else if (interrupted) reject(new Error('interrupted'));
@@ -205,13 +216,18 @@ function load(url: string, connections: number, duration: number): Promise<Autoc
   });
 }
 
-async function measure(target: string, url: string, settings: Settings): Promise<Row> {
+async function measure(
+  target: string,
+  url: string,
+  settings: Settings,
+  headers: Record<string, string> = {},
+): Promise<Row> {
   if (settings.warmup > 0) {
     log(`${target}: warm-up ${settings.warmup} s (not recorded)`);
-    await load(url, settings.connections, settings.warmup);
+    await load(url, settings.connections, settings.warmup, headers);
   }
   log(`${target}: ${settings.connections} connections for ${settings.duration} s`);
-  const result = await load(url, settings.connections, settings.duration);
+  const result = await load(url, settings.connections, settings.duration, headers);
   return {
     target,
     url,
@@ -244,16 +260,30 @@ function table(rows: Row[]): string {
   return lines.join('\n');
 }
 
-function ratios(service: Row, bare: Row): string {
-  return (
-    `Service / bare Fastify: req/s ${ratio(service.reqPerSec, bare.reqPerSec)}, ` +
-    `p99 latency ${ratio(service.p99, bare.p99)}.`
-  );
+function ratios(serviceRows: Row[], bare: Row): string {
+  return serviceRows
+    .map(
+      (row) =>
+        `${row.target} / bare Fastify: req/s ${ratio(row.reqPerSec, bare.reqPerSec)}, ` +
+        `p99 latency ${ratio(row.p99, bare.p99)}.`,
+    )
+    .join('\n');
+}
+
+/** Signs up a user on the service and returns its session token, for the authenticated target. */
+async function signUp(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/auth/sign-up`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark-password', name: 'Bench' }),
+  });
+  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { data: { session: { sessionId: string } } }).data.session.sessionId;
 }
 
 function section(
   rows: Row[],
-  service: Row,
+  serviceRows: Row[],
   bare: Row,
   settings: Settings,
   date: Date,
@@ -282,10 +312,13 @@ function section(
         : 'without warm-up') +
       '. Load generator and servers share the machine.',
     '',
-    '- **Service**: `GET /health` on `src/server.ts` started as in production (child process, fresh embedded ' +
-      'PostgreSQL in a temporary `DATA_DIR`) with `LOG_LEVEL=warn`, so request logging is off. `/health` ' +
+    '- **Service**: `src/server.ts` started as in production (child process, fresh embedded ' +
+      'PostgreSQL in a temporary `DATA_DIR`) with `LOG_LEVEL=warn`, so request logging is off. `GET /health` ' +
       'skips the rate limiter and touches no database; the difference to the bare server is the request ' +
-      'pipeline every route pays: request id, helmet, CORS, cookies, metrics and Zod response serialisation.',
+      'pipeline every route pays: request id, security headers, CORS, cookies, metrics and Zod response ' +
+      'serialisation. `GET /auth/session` with a bearer token is the simplest authenticated read: it adds the ' +
+      'session lookup (one indexed query) and the rate limiter, whose counter lives in PostgreSQL ' +
+      '(`RATE_LIMIT_PER_MINUTE` is raised for the run so that it counts without refusing).',
     `- **Bare Fastify**: \`scripts/bench/bare-fastify.ts\`, Fastify ${fastifyVersion} with defaults, logger ` +
       'off, one `GET /health` route returning a small JSON object.',
     '',
@@ -294,7 +327,7 @@ function section(
     '',
     table(rows),
     '',
-    ratios(service, bare),
+    ratios(serviceRows, bare),
     ...(notes.length > 0 ? ['', 'Non-2xx responses and errors:', '', ...notes] : []),
     '',
   ].join('\n');
@@ -361,6 +394,7 @@ async function main() {
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(pgPort),
       LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '1000000000',
     });
     children.push(service);
     log(`starting bare Fastify on port ${barePort}`);
@@ -379,14 +413,22 @@ async function main() {
     const date = new Date();
     const loadBefore = os.loadavg()[0] ?? 0;
     log(`1-minute load average before measuring: ${loadBefore.toFixed(2)}`);
+    const token = await signUp(`http://127.0.0.1:${servicePort}`);
     const serviceRow = await measure('Service `GET /health`', serviceUrl, settings);
+    const sessionRow = await measure(
+      'Service `GET /auth/session` (bearer)',
+      `http://127.0.0.1:${servicePort}/auth/session`,
+      settings,
+      { authorization: `Bearer ${token}` },
+    );
     const bareRow = await measure('Bare Fastify `GET /health`', bareUrl, settings);
     for (const child of children) {
       if (hasExited(child)) throw new Error(`${child.name} exited during the run:\n${child.output().trim()}`);
     }
-    const rows = [serviceRow, bareRow];
+    const rows = [serviceRow, sessionRow, bareRow];
+    const serviceRows = [serviceRow, sessionRow];
 
-    process.stdout.write(`\n${table(rows)}\n\n${ratios(serviceRow, bareRow)}\n`);
+    process.stdout.write(`\n${table(rows)}\n\n${ratios(serviceRows, bareRow)}\n`);
     for (const row of rows) {
       if (row.non2xx > 0 || row.errors > 0) {
         process.stdout.write(
@@ -399,7 +441,7 @@ async function main() {
       settings.output,
       upsertSection(
         readIfExists(settings.output),
-        section(rows, serviceRow, bareRow, settings, date, loadBefore),
+        section(rows, serviceRows, bareRow, settings, date, loadBefore),
       ),
     );
     const shown = path.relative(process.cwd(), settings.output);

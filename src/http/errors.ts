@@ -116,7 +116,7 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
   return new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
 }
 
-const routeNotFound = (request: FastifyRequest) =>
+export const routeNotFound = (request: FastifyRequest) =>
   errors.notFound(`Route ${request.method} ${request.url.split('?')[0]} not found`);
 
 export function registerErrorHandling(app: FastifyInstance) {

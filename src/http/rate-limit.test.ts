@@ -9,7 +9,12 @@ describe('rate limiting shared through PostgreSQL', () => {
   beforeAll(async () => {
     first = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
     second = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' }, databaseUrl: first.databaseUrl });
-    for (const { app } of [first, second]) app.get('/test/limited', async () => ({ ok: true }));
+    for (const { app } of [first, second]) {
+      app.get('/test/limited', async () => ({ ok: true }));
+      app.get('/test/busy', { config: { rateLimit: { max: 150, timeWindow: 60_000 } } }, async () => ({
+        ok: true,
+      }));
+    }
   });
   afterAll(async () => {
     await second?.app.close();
@@ -55,6 +60,25 @@ describe('rate limiting shared through PostgreSQL', () => {
     const { rows } = await first.database.pool.query<{ key: string }>('SELECT key FROM rate_limits');
     expect(rows.length).toBeGreaterThan(0);
     for (const { key } of rows) expect(key).not.toContain('credential-a');
+  });
+
+  it('counts large budgets in memory and shares them through the database in batches', async () => {
+    const headers = { authorization: 'Bearer busy-client' };
+    const hit = (testApp: TestApp) => testApp.app.inject({ method: 'GET', url: '/test/busy', headers });
+
+    for (let i = 0; i < 100; i++) expect((await hit(first)).statusCode).toBe(200);
+    // The first instance writes its count within a quarter second; the second then starts from it.
+    await sleep(600);
+    const statuses: number[] = [];
+    for (let i = 0; i < 51; i++) statuses.push((await hit(second)).statusCode);
+    expect(statuses.slice(0, 50).every((status) => status === 200)).toBe(true);
+    expect(statuses[50]).toBe(429);
+
+    await sleep(600);
+    const { rows } = await first.database.pool.query<{ count: number }>(
+      "SELECT count FROM rate_limits WHERE key LIKE 'GET:/test/busy|%'",
+    );
+    expect(rows).toEqual([{ count: 151 }]);
   });
 
   it('never limits the health probes', async () => {

@@ -3,61 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { AppError } from './errors.ts';
-
-type StoreResult = { current: number; ttl: number };
-type StoreCallback = (error: Error | null, result?: StoreResult) => void;
-
-// Fixed window per key: the first hit opens a window of `timeWindow` ms; later hits count until it closes.
-const INCREMENT_SQL = `
-  INSERT INTO rate_limits AS r (key, count, reset_at)
-  VALUES ($1, 1, now() + make_interval(secs => $2::float8 / 1000))
-  ON CONFLICT (key) DO UPDATE SET
-    count = CASE WHEN r.reset_at <= now() THEN 1 ELSE r.count + 1 END,
-    reset_at = CASE WHEN r.reset_at <= now() THEN now() + make_interval(secs => $2::float8 / 1000) ELSE r.reset_at END
-  RETURNING count, GREATEST(0, ceil(extract(epoch FROM reset_at - now()) * 1000))::int AS ttl`;
-
-const READ_SQL = `
-  SELECT count, GREATEST(0, ceil(extract(epoch FROM reset_at - now()) * 1000))::int AS ttl
-  FROM rate_limits WHERE key = $1 AND reset_at > now()`;
-
-/**
- * A @fastify/rate-limit store kept in PostgreSQL, so every instance of the service counts
- * against the same limits. Expired rows are removed by the `rate-limit-cleanup` job.
- */
-function postgresStore(pool: pg.Pool) {
-  return class PostgresRateLimitStore {
-    readonly namespace: string;
-
-    // The plugin passes its merged settings: `groupId` when set, and the route for per-route limits.
-    constructor(options: unknown) {
-      const { groupId, routeInfo } = options as {
-        groupId?: string;
-        routeInfo?: { method?: unknown; url?: string };
-      };
-      this.namespace =
-        groupId ?? (routeInfo?.url ? `${String(routeInfo.method)}:${routeInfo.url}` : 'global');
-    }
-
-    incr(key: string, callback: StoreCallback, timeWindow: number) {
-      this.run(INCREMENT_SQL, [`${this.namespace}|${key}`, timeWindow], callback);
-    }
-
-    read(key: string, callback: StoreCallback) {
-      this.run(READ_SQL, [`${this.namespace}|${key}`], callback);
-    }
-
-    child(options: unknown) {
-      return new PostgresRateLimitStore(options);
-    }
-
-    private run(sql: string, values: unknown[], callback: StoreCallback) {
-      pool.query<{ count: number; ttl: number }>(sql, values).then(
-        ({ rows: [row] }) => callback(null, { current: row?.count ?? 0, ttl: row?.ttl ?? 0 }),
-        (error: Error) => callback(error),
-      );
-    }
-  };
-}
+import { postgresRateLimitStore } from './rate-limit-store.ts';
 
 /** Requests with credentials are counted per credential (hashed, never stored raw); others per IP. */
 export function rateLimitKey(request: FastifyRequest): string {
@@ -70,11 +16,14 @@ export async function registerRateLimit(
   app: FastifyInstance,
   { pool, perMinute }: { pool: pg.Pool; perMinute: number },
 ) {
+  const store = postgresRateLimitStore(pool);
+  // Before the pool closes: counts still held in memory are written.
+  app.addHook('onClose', store.close);
   await app.register(rateLimit, {
     global: true,
     max: perMinute,
     timeWindow: 60_000,
-    store: postgresStore(pool),
+    store: store.Store,
     keyGenerator: rateLimitKey,
     enableDraftSpec: true,
     // If the counter store is unreachable the request still goes through; the database error surfaces elsewhere.

@@ -5,7 +5,8 @@ import { csrfTokenFor, SESSION_TTL_SECONDS } from './sessions.ts';
 export const SESSION_COOKIE = 'svc-auth.session_token';
 export const CSRF_COOKIE = 'svc-auth.csrf_token';
 
-const secureCookies = (config: Config, request: FastifyRequest) =>
+/** Cookies are Secure when the service is served over HTTPS (by its public URL or this request). */
+export const secureCookies = (config: Config, request: FastifyRequest) =>
   config.appUrl.startsWith('https://') || request.protocol === 'https';
 
 /** Sets the session cookie (HttpOnly) and its CSRF cookie (readable by scripts, to echo in `x-csrf-token`). */

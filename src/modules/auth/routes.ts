@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { requireAuth } from '../../http/auth.ts';
-import { errorResponseSchema, errors } from '../../http/errors.ts';
+import { errorResponseSchema, errors, routeNotFound } from '../../http/errors.ts';
 import { perEmailAttemptLimit } from '../../http/rate-limit.ts';
 import { clearSessionCookies, setSessionCookies } from './cookies.ts';
 import { authData, messageData, signInBody, signUpBody } from './schemas.ts';
@@ -51,7 +51,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
       config: { rateLimit: perEmailAttemptLimit },
       schema: {
         tags,
-        summary: 'Create an account (and its personal organization) and sign in',
+        summary:
+          'Create an account and sign in; it gets a personal organization unless it signs up with an invitationToken',
         body: signUpBody,
         response: { 201: authData, ...errorResponses(400, 403, 429) },
       },
@@ -124,12 +125,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
 
 /** Unknown `/auth/...` routes answer 404 in the auth error shape, for GET and POST alike. */
 export const authCatchAllRoutes: FastifyPluginAsyncZod = async (app) => {
+  const notFound = async (request: FastifyRequest) => {
+    throw routeNotFound(request);
+  };
   app.route({
     method: ['GET', 'POST'],
     url: '/auth/*',
     schema: { hide: true },
-    handler: async () => {
-      throw errors.notFound();
-    },
+    // Answer before the body is read: an unknown route is a 404 whatever it was sent.
+    onRequest: notFound,
+    handler: notFound,
   });
 };

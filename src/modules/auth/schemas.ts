@@ -25,6 +25,15 @@ export const signUpBody = z.object({
   email: emailField,
   password: passwordField,
   name: nameField,
+  invitationToken: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .meta({
+      description:
+        'The token of an invitation to this email: the account joins that organization instead of getting a personal one.',
+    }),
 });
 
 export const signInBody = z.object({

@@ -4,8 +4,9 @@ import type { Tx } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { joinFromInvitation, pendingInvitation } from '../organizations/invitations.ts';
 import { createOrganization } from '../organizations/service.ts';
-import { type AuthUser, createSession } from './sessions.ts';
+import { type AuthUser, authUserColumns, createSession } from './sessions.ts';
 
 export type ClientInfo = { userAgent?: string | undefined; ip?: string | undefined };
 
@@ -17,27 +18,34 @@ export const authErrors = {
   invalidToken: () => new AppError(400, 'INVALID_TOKEN', 'Invalid token'),
 };
 
-const authUserColumns = {
-  id: users.id,
-  email: users.email,
-  name: users.name,
-  avatarUrl: users.avatarUrl,
-  defaultOrganizationId: users.defaultOrganizationId,
-  createdAt: users.createdAt,
-};
-
 /**
  * Creates a user with their personal organization ("<name>'s workspace", owned by them),
- * and opens a session.
+ * and opens a session. Signing up with an invitation token for this email joins the inviting
+ * organization instead (with the invited role, as the default organization), and uses the invitation.
  */
 export async function signUp(
   context: AppContext,
-  input: { email: string; password: string; name: string },
+  input: { email: string; password: string; name: string; invitationToken?: string | undefined },
   client: ClientInfo,
 ) {
   const passwordHash = await hashPassword(input.password);
   return context.db.transaction(async (tx) => {
-    const user = await insertUser(tx, { email: input.email, name: input.name, passwordHash });
+    let invitation: Awaited<ReturnType<typeof pendingInvitation>>;
+    if (input.invitationToken !== undefined) {
+      invitation = await pendingInvitation(tx, context.clock, input.invitationToken);
+      // Unknown, used, expired, or sent to another address: all the same to the caller.
+      if (invitation?.email !== input.email) throw authErrors.invalidToken();
+    }
+    const user = await insertUser(tx, {
+      email: input.email,
+      name: input.name,
+      passwordHash,
+      personalOrganization: !invitation,
+    });
+    if (invitation) {
+      const { organizationId } = await joinFromInvitation(tx, context.clock, invitation, user.id);
+      user.defaultOrganizationId = organizationId;
+    }
     const session = await createSession(tx, context.clock, { userId: user.id, ...client });
     return { user, session };
   });
@@ -52,6 +60,8 @@ export async function insertUser(
     passwordHash?: string | null;
     avatarUrl?: string | null;
     emailVerifiedAt?: Date | null;
+    /** False for a user who joins an organization from an invitation instead. */
+    personalOrganization?: boolean;
   },
 ): Promise<AuthUser> {
   const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
@@ -69,6 +79,7 @@ export async function insertUser(
     .returning(authUserColumns);
   // A concurrent sign-up with the same email won the race.
   if (!user) throw authErrors.emailExists();
+  if (input.personalOrganization === false) return user;
   const organization = await createOrganization(tx, { name: `${input.name}'s workspace`, ownerId: user.id });
   await tx.update(users).set({ defaultOrganizationId: organization.id }).where(eq(users.id, user.id));
   return { ...user, defaultOrganizationId: organization.id };

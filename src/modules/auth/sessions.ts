@@ -1,4 +1,4 @@
-import { eq, lt } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { apiKeys, sessions, users } from '../../db/schema/index.ts';
 import type { JobDefinition } from '../../jobs/queue.ts';
@@ -18,6 +18,8 @@ export type AuthUser = {
   name: string;
   avatarUrl: string | null;
   defaultOrganizationId: string | null;
+  /** Set once the user proved they receive mail at `email` (OAuth, a reset, an invitation). */
+  emailVerifiedAt: Date | null;
   createdAt: Date;
 };
 
@@ -27,12 +29,14 @@ export type Authentication =
   | { kind: 'invalid' }
   | { kind: 'expired' };
 
-const userColumns = {
+/** The columns of an AuthUser, for every query that loads the caller. */
+export const authUserColumns = {
   id: users.id,
   email: users.email,
   name: users.name,
   avatarUrl: users.avatarUrl,
   defaultOrganizationId: users.defaultOrganizationId,
+  emailVerifiedAt: users.emailVerifiedAt,
   createdAt: users.createdAt,
 };
 
@@ -42,7 +46,9 @@ export async function createSession(
   clock: Clock,
   input: { userId: string; userAgent?: string | undefined; ip?: string | undefined },
 ) {
-  const token = randomToken(32);
+  let token = randomToken(32);
+  // Tokens with the API key prefix are read as keys; one in ~17 million random tokens would collide.
+  while (token.startsWith(API_KEY_PREFIX)) token = randomToken(32);
   const now = clock.now();
   const expiresAt = addSeconds(now, SESSION_TTL_SECONDS);
   const [row] = await db
@@ -68,18 +74,52 @@ export async function authenticate(db: Db, clock: Clock, token: string): Promise
     : authenticateSession(db, clock, token);
 }
 
+/**
+ * Every authenticated request runs these lookups, so they are prepared once per database handle:
+ * no query building per request, and PostgreSQL keeps the plan.
+ */
+const preparedLookups = new WeakMap<Db, ReturnType<typeof prepareLookups>>();
+
+function prepareLookups(db: Db) {
+  const hash = sql.placeholder('hash');
+  return {
+    session: db
+      .select({
+        user: authUserColumns,
+        id: sessions.id,
+        expiresAt: sessions.expiresAt,
+        refreshedAt: sessions.refreshedAt,
+        lastUsedAt: sessions.lastUsedAt,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.tokenHash, hash))
+      .prepare('auth_session_by_token_hash'),
+    apiKey: db
+      .select({
+        user: authUserColumns,
+        id: apiKeys.id,
+        expiresAt: apiKeys.expiresAt,
+        lastUsedAt: apiKeys.lastUsedAt,
+      })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(eq(apiKeys.keyHash, hash))
+      .prepare('auth_api_key_by_hash'),
+  };
+}
+
+function lookups(db: Db) {
+  let prepared = preparedLookups.get(db);
+  if (!prepared) {
+    prepared = prepareLookups(db);
+    preparedLookups.set(db, prepared);
+  }
+  return prepared;
+}
+
 async function authenticateSession(db: Db, clock: Clock, token: string): Promise<Authentication> {
-  const [row] = await db
-    .select({
-      user: userColumns,
-      id: sessions.id,
-      expiresAt: sessions.expiresAt,
-      refreshedAt: sessions.refreshedAt,
-      lastUsedAt: sessions.lastUsedAt,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, hashToken(token)));
+  const [row] = await lookups(db).session.execute({ hash: hashToken(token) });
   if (!row) return { kind: 'invalid' };
   const now = clock.now();
   if (row.expiresAt <= now) return { kind: 'expired' };
@@ -96,16 +136,7 @@ async function authenticateSession(db: Db, clock: Clock, token: string): Promise
 }
 
 async function authenticateApiKey(db: Db, clock: Clock, key: string): Promise<Authentication> {
-  const [row] = await db
-    .select({
-      user: userColumns,
-      id: apiKeys.id,
-      expiresAt: apiKeys.expiresAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.keyHash, hashToken(key)));
+  const [row] = await lookups(db).apiKey.execute({ hash: hashToken(key) });
   if (!row) return { kind: 'invalid' };
   const now = clock.now();
   if (row.expiresAt && row.expiresAt <= now) return { kind: 'expired' };

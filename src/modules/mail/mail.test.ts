@@ -45,6 +45,9 @@ describe('mail delivery through a real SMTP server', () => {
     expect(mail.from).toBe('hub@example.com');
     expect(mail.text).toContain(`Open ${'x'.repeat(90)} é`);
     await waitForStatus(testApp, mailId, 'sent');
+    // The body (which may hold one-time tokens) does not outlive delivery.
+    const [row] = await testApp.database.db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
+    expect(row).toMatchObject({ status: 'sent', text: '', to: 'ada@example.com', subject: 'Héllo' });
   });
 
   it('sends nothing when the transaction rolls back', async () => {

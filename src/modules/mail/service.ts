@@ -30,6 +30,12 @@ const transportFor = (smtpUrl: string) => {
   return transport;
 };
 
+/**
+ * Once delivered, the body is dropped: it may carry one-time tokens (resets, invitations), which
+ * must not outlive their delivery in clear text.
+ */
+const delivered = (status: 'sent' | 'logged') => ({ status, sentAt: new Date(), text: '' });
+
 /** Sends one outbox mail over SMTP, or, without SMTP_URL, writes it to the log. Retried with backoff on failure. */
 export const mailDeliveryJob = (mailConfig: {
   smtpUrl: string | undefined;
@@ -47,10 +53,7 @@ export const mailDeliveryJob = (mailConfig: {
         { mailId, to: mail.to, subject: mail.subject, text: mail.text },
         'mail not sent (no SMTP_URL)',
       );
-      await db
-        .update(mailOutbox)
-        .set({ status: 'logged', sentAt: new Date() })
-        .where(eq(mailOutbox.id, mailId));
+      await db.update(mailOutbox).set(delivered('logged')).where(eq(mailOutbox.id, mailId));
       return;
     }
     try {
@@ -60,10 +63,7 @@ export const mailDeliveryJob = (mailConfig: {
         subject: mail.subject,
         text: mail.text,
       });
-      await db
-        .update(mailOutbox)
-        .set({ status: 'sent', sentAt: new Date() })
-        .where(eq(mailOutbox.id, mailId));
+      await db.update(mailOutbox).set(delivered('sent')).where(eq(mailOutbox.id, mailId));
     } catch (error) {
       await db
         .update(mailOutbox)
