@@ -19,13 +19,19 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { activityRoutes } from './modules/activity/routes.ts';
 import { oauthRoutes } from './modules/auth/oauth-routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset-routes.ts';
 import { authCatchAllRoutes, authRoutes } from './modules/auth/routes.ts';
 import { betaAccessRoutes } from './modules/beta-access/routes.ts';
+import { channelRoutes } from './modules/channels/routes.ts';
+import { collectionRoutes } from './modules/collections/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { organizationRoutes } from './modules/organizations/routes.ts';
+import { seriesRoutes } from './modules/series/routes.ts';
+import { transcriptRoutes } from './modules/transcripts/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { videoRoutes } from './modules/videos/routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -154,6 +160,12 @@ export async function buildApp(deps: AppDeps) {
   await app.register(userRoutes, { context });
   await app.register(organizationRoutes, { context });
   await app.register(betaAccessRoutes, { context });
+  await app.register(videoRoutes, { context });
+  await app.register(transcriptRoutes, { context });
+  await app.register(channelRoutes, { context });
+  await app.register(seriesRoutes, { context });
+  await app.register(collectionRoutes, { context });
+  await app.register(activityRoutes, { context });
 
   return app;
 }
