@@ -1,12 +1,27 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { freePort } from '../../test/helpers/ports.ts';
+import {
+  autocannonVersion,
+  type Child,
+  fastifyVersion,
+  hasExited,
+  log,
+  measure,
+  parseSettings,
+  type Row,
+  ratios,
+  readIfExists,
+  type Settings,
+  startChild,
+  stopChild,
+  stopLeftoverPostgres,
+  stopOnSignals,
+  table,
+  upsertSection,
+  waitForHealth,
+} from './lib.ts';
 
 /**
  * `npm run bench`: the HTTP floor. Starts the real service (`src/server.ts`, fresh embedded
@@ -18,257 +33,7 @@ import { freePort } from '../../test/helpers/ports.ts';
  *   npm run bench -- --duration 5 --connections 20 --warmup 1 --output /tmp/bench.md
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECTION_HEADING = '## HTTP floor: GET /health and an authenticated read vs bare Fastify';
-const TITLE = '# Benchmarks';
-const INTRO =
-  'Reproduce with `npm run bench` (about 30 s; options such as `npm run bench -- --duration 5 --connections 20`). ' +
-  'Each benchmark owns one `## ` section of this file and rewrites only that section when it runs. ' +
-  'The figures come from a single run on the machine named in each section: compare ratios rather than ' +
-  'absolute numbers across machines.';
-const READY_TIMEOUT_MS = 120_000;
-const STOP_TIMEOUT_MS = 45_000;
-
-// autocannon ships no type declarations; this is the part of its API the benchmark uses.
-type Histogram = { average: number; p50: number; p99: number; total: number };
-type AutocannonResult = {
-  requests: Histogram;
-  latency: Histogram;
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  statusCodeStats: Record<string, { count: number }>;
-};
-type AutocannonOptions = {
-  url: string;
-  connections: number;
-  duration: number;
-  pipelining: number;
-  headers?: Record<string, string>;
-};
-type AutocannonInstance = { stop(): void };
-type Autocannon = (
-  options: AutocannonOptions,
-  done: (error: Error | null, result: AutocannonResult) => void,
-) => AutocannonInstance;
-
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon') as Autocannon;
-const autocannonVersion = (require('autocannon/package.json') as { version: string }).version;
-const fastifyVersion = (require('fastify/package.json') as { version: string }).version;
-
-type Settings = { duration: number; connections: number; warmup: number; output: string };
-
-type Row = {
-  target: string;
-  url: string;
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
-};
-
-type Child = { name: string; process: ChildProcess; exited: Promise<void>; output: () => string };
-
-let interrupted = false;
-let running: AutocannonInstance | undefined;
-
-function parseSettings(): Settings {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: 'string', default: '10' },
-      connections: { type: 'string', default: '50' },
-      warmup: { type: 'string', default: '2' },
-      output: { type: 'string', default: path.join(ROOT, 'docs', 'benchmarks.md') },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(
-      'Usage: npm run bench -- [--duration <s>=10] [--connections <n>=50] [--warmup <s>=2] [--output <file>]\n',
-    );
-    process.exit(0);
-  }
-  const number = (name: string, raw: string, { integer = false, allowZero = false } = {}) => {
-    const value = Number(raw);
-    const ok = Number.isFinite(value) && (allowZero ? value >= 0 : value > 0);
-    if (!ok || (integer && !Number.isInteger(value))) {
-      throw new Error(`--${name} must be a ${integer ? 'whole' : ''} number${allowZero ? '' : ' above 0'}`);
-    }
-    return value;
-  };
-  return {
-    duration: number('duration', values.duration),
-    connections: number('connections', values.connections, { integer: true }),
-    warmup: number('warmup', values.warmup, { allowZero: true }),
-    output: path.resolve(values.output),
-  };
-}
-
-const started = Date.now();
-
-function log(message: string) {
-  process.stderr.write(`bench [${((Date.now() - started) / 1000).toFixed(1)} s]: ${message}\n`);
-}
-
-function startChild(name: string, script: string, env: NodeJS.ProcessEnv): Child {
-  // Own process group: a Ctrl-C in the terminal reaches only this script, which then stops each child once.
-  const child = spawn(process.execPath, [script], {
-    cwd: ROOT,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-8000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.once('error', (error) => {
-      keep(Buffer.from(`\n${error.message}\n`));
-      resolve();
-    });
-  });
-  return { name, process: child, exited, output: () => output };
-}
-
-function hasExited(child: Child) {
-  return (
-    child.process.exitCode !== null || child.process.signalCode !== null || child.process.pid === undefined
-  );
-}
-
-async function waitForHealth(child: Child, url: string) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (interrupted) throw new Error('interrupted');
-    if (hasExited(child)) {
-      throw new Error(`${child.name} exited before it was ready. Its last output:\n${child.output().trim()}`);
-    }
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await response.arrayBuffer();
-      if (response.status === 200) return;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(200);
-  }
-  throw new Error(`${child.name} did not answer 200 on ${url} within ${READY_TIMEOUT_MS / 1000} s`);
-}
-
-async function stopChild(child: Child) {
-  if (hasExited(child)) return;
-  child.process.kill('SIGTERM');
-  const outcome = await Promise.race([child.exited.then(() => 'exited' as const), sleep(STOP_TIMEOUT_MS)]);
-  if (outcome !== 'exited') {
-    log(`${child.name} did not stop within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM; killing it`);
-    child.process.kill('SIGKILL');
-    await child.exited;
-  }
-}
-
-/** If the service died without stopping its embedded cluster (it runs in its own session), stop it here. */
-async function stopLeftoverPostgres(dataDir: string) {
-  let pid: number;
-  try {
-    pid = Number.parseInt(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8'), 10);
-  } catch {
-    return;
-  }
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (!Number.isInteger(pid) || pid <= 0 || !alive()) return;
-  log(`stopping embedded PostgreSQL (pid ${pid}) left running by the service`);
-  process.kill(pid, 'SIGINT');
-  const deadline = Date.now() + 15_000;
-  while (alive() && Date.now() < deadline) await sleep(100);
-  if (alive()) process.kill(pid, 'SIGKILL');
-}
-
-function load(
-  url: string,
-  connections: number,
-  duration: number,
-  headers: Record<string, string> = {},
-): Promise<AutocannonResult> {
-  return new Promise((resolve, reject) => {
-    running = autocannon({ url, connections, duration, pipelining: 1, headers }, (error, result) => {
-      running = undefined;
-      if (error) reject(error);
-      else if (interrupted) reject(new Error('interrupted'));
-      else resolve(result);
-    });
-  });
-}
-
-async function measure(
-  target: string,
-  url: string,
-  settings: Settings,
-  headers: Record<string, string> = {},
-): Promise<Row> {
-  if (settings.warmup > 0) {
-    log(`${target}: warm-up ${settings.warmup} s (not recorded)`);
-    await load(url, settings.connections, settings.warmup, headers);
-  }
-  log(`${target}: ${settings.connections} connections for ${settings.duration} s`);
-  const result = await load(url, settings.connections, settings.duration, headers);
-  return {
-    target,
-    url,
-    reqPerSec: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes: Object.fromEntries(
-      Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]),
-    ),
-  };
-}
-
-const integer = (value: number) => Math.round(value).toLocaleString('en-US');
-const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
-
-function table(rows: Row[]): string {
-  const lines = [
-    '| Target | req/s | p50 ms | p99 ms | requests | non-2xx | errors |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map(
-      (row) =>
-        `| ${row.target} | ${integer(row.reqPerSec)} | ${row.p50} | ${row.p99} | ${integer(row.requests)} | ` +
-        `${row.non2xx} | ${row.errors} |`,
-    ),
-  ];
-  return lines.join('\n');
-}
-
-function ratios(serviceRows: Row[], bare: Row): string {
-  return serviceRows
-    .map(
-      (row) =>
-        `${row.target} / bare Fastify: req/s ${ratio(row.reqPerSec, bare.reqPerSec)}, ` +
-        `p99 latency ${ratio(row.p99, bare.p99)}.`,
-    )
-    .join('\n');
-}
 
 /** Signs up a user on the service and returns its session token, for the authenticated target. */
 async function signUp(baseUrl: string): Promise<string> {
@@ -333,48 +98,9 @@ function section(
   ].join('\n');
 }
 
-/** Replaces this benchmark's section (its heading up to the next `## ` heading) and keeps the rest. */
-function upsertSection(current: string | undefined, text: string): string {
-  if (!current?.trim()) return `${TITLE}\n\n${INTRO}\n\n${text}`;
-  const base = current.startsWith(`${TITLE}\n`) ? current : `${TITLE}\n\n${INTRO}\n\n${current}`;
-  const lines = base.split('\n');
-  let start = -1;
-  let end = lines.length;
-  let fenced = false;
-  for (const [index, line] of lines.entries()) {
-    if (/^(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced) continue;
-    if (start < 0 && line.trim() === SECTION_HEADING) start = index;
-    else if (start >= 0 && line.startsWith('## ')) {
-      end = index;
-      break;
-    }
-  }
-  const body = text.trimEnd().split('\n');
-  if (start < 0) return `${base.trimEnd()}\n\n${body.join('\n')}\n`;
-  const tail = lines.slice(end);
-  return [...lines.slice(0, start), ...body, '', ...tail].join('\n');
-}
-
-function readIfExists(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 async function main() {
-  const settings = parseSettings();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (interrupted) return;
-      interrupted = true;
-      log(`${signal}: stopping and cleaning up`);
-      running?.stop();
-    });
-  }
+  const settings = parseSettings('bench');
+  stopOnSignals();
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kh-bench-'));
   // As root the embedded cluster runs as the `postgres` user, which must be able to enter the directory.
@@ -441,6 +167,7 @@ async function main() {
       settings.output,
       upsertSection(
         readIfExists(settings.output),
+        SECTION_HEADING,
         section(rows, serviceRows, bareRow, settings, date, loadBefore),
       ),
     );

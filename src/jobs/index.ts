@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { sessionCleanupJob } from '../modules/auth/sessions.ts';
 import { mailDeliveryJob } from '../modules/mail/service.ts';
+import { videoPurgeJob } from '../modules/videos/purge.ts';
 import type { JobDefinition } from './queue.ts';
 import { rateLimitCleanupJob } from './rate-limit-cleanup.ts';
 
@@ -9,4 +10,5 @@ export const jobDefinitions = (config: Config): JobDefinition[] => [
   rateLimitCleanupJob,
   sessionCleanupJob,
   mailDeliveryJob(config),
+  videoPurgeJob,
 ];

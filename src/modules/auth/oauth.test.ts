@@ -10,7 +10,7 @@ import {
   type OAuthServer,
   startOAuthServer,
 } from '../../../test/helpers/oauth-server.ts';
-import { memberships, oauthAccounts, users } from '../../db/schema/index.ts';
+import { activityEvents, memberships, oauthAccounts, users } from '../../db/schema/index.ts';
 import { OAUTH_STATE_COOKIE } from './oauth-routes.ts';
 
 const APP_URL = 'http://localhost:3000';
@@ -247,6 +247,19 @@ describe('OAuth sign-in against a local OAuth 2 server', () => {
     expect(user).toMatchObject({ id: existing.id, name: existing.name });
     expect(await linksOf('google', 'google-ada')).toEqual([
       { userId: existing.id, email: 'ada@example.com' },
+    ]);
+    expect(
+      await testApp.database.db
+        .select({
+          organizationId: activityEvents.organizationId,
+          actorId: activityEvents.actorId,
+          targetId: activityEvents.targetId,
+          metadata: activityEvents.metadata,
+        })
+        .from(activityEvents)
+        .where(and(eq(activityEvents.action, 'oauth.linked'), eq(activityEvents.actorId, existing.id))),
+    ).toEqual([
+      { organizationId: null, actorId: existing.id, targetId: existing.id, metadata: { provider: 'google' } },
     ]);
     const rows = await usersWithEmail('ada@example.com');
     expect(rows).toHaveLength(1);

@@ -13,6 +13,7 @@ import type { Tx } from '../../db/client.ts';
 import { oauthAccounts, users } from '../../db/schema/index.ts';
 import { AppError, errors } from '../../http/errors.ts';
 import { safeEqual } from '../../lib/crypto.ts';
+import { recordActivity } from '../activity/service.ts';
 import { emailField } from './schemas.ts';
 import { type ClientInfo, insertUser } from './service.ts';
 import { createSession, revokeAllSessions } from './sessions.ts';
@@ -297,10 +298,22 @@ async function findOrCreateUser(
     });
     userId = user.id;
   }
-  await tx
+  const linkedNow = await tx
     .insert(oauthAccounts)
     .values({ provider, providerAccountId: profile.providerAccountId, userId, email })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ userId: oauthAccounts.userId });
+  // A concurrent sign-in that linked the same account already recorded it.
+  if (linkedNow.length > 0) {
+    await recordActivity(tx, {
+      organizationId: null,
+      actorId: userId,
+      action: 'oauth.linked',
+      targetType: 'user',
+      targetId: userId,
+      metadata: { provider },
+    });
+  }
   return userId;
 }
 

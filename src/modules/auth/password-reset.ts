@@ -4,6 +4,7 @@ import { passwordResetTokens, users } from '../../db/schema/index.ts';
 import { addSeconds } from '../../lib/clock.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { recordActivity } from '../activity/service.ts';
 import { queueMail } from '../mail/service.ts';
 import { authErrors } from './service.ts';
 import { revokeAllSessions } from './sessions.ts';
@@ -90,5 +91,12 @@ export async function confirmPasswordReset(
       .set({ usedAt: now })
       .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
     await revokeAllSessions(tx, claimed.userId);
+    await recordActivity(tx, {
+      organizationId: null,
+      actorId: claimed.userId,
+      action: 'password.reset',
+      targetType: 'user',
+      targetId: claimed.userId,
+    });
   });
 }

@@ -4,6 +4,7 @@ import type { Tx } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { recordActivity } from '../activity/service.ts';
 import { joinFromInvitation, pendingInvitation } from '../organizations/invitations.ts';
 import { createOrganization } from '../organizations/service.ts';
 import { type AuthUser, authUserColumns, createSession } from './sessions.ts';
@@ -79,6 +80,14 @@ export async function insertUser(
     .returning(authUserColumns);
   // A concurrent sign-up with the same email won the race.
   if (!user) throw authErrors.emailExists();
+  await recordActivity(tx, {
+    organizationId: null,
+    actorId: user.id,
+    action: 'user.signed_up',
+    targetType: 'user',
+    targetId: user.id,
+    metadata: { method: input.passwordHash ? 'password' : 'oauth' },
+  });
   if (input.personalOrganization === false) return user;
   const organization = await createOrganization(tx, { name: `${input.name}'s workspace`, ownerId: user.id });
   await tx.update(users).set({ defaultOrganizationId: organization.id }).where(eq(users.id, user.id));

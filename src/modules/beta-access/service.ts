@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { betaAccessRequests } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
 import { type Page, pageBounds, toPage } from '../../http/pagination.ts';
+import { recordActivity } from '../activity/service.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { type Mail, queueMail } from '../mail/service.ts';
 import type { BetaAccessInput, BetaAccessListQuery, BetaAccessStatus } from './schemas.ts';
@@ -35,23 +36,35 @@ const requestColumns = {
  * unchanged, so the endpoint neither errors on nor reveals who has asked before.
  */
 export async function requestBetaAccess(context: AppContext, input: BetaAccessInput) {
-  const [created] = await context.db
-    .insert(betaAccessRequests)
-    .values({
-      email: input.email,
-      name: input.name || null,
-      company: input.company || null,
-      useCase: input.useCase || null,
-    })
-    .onConflictDoNothing({ target: betaAccessRequests.email })
-    .returning(requestColumns);
-  if (created) return created;
-  const [existing] = await context.db
-    .select(requestColumns)
-    .from(betaAccessRequests)
-    .where(eq(betaAccessRequests.email, input.email));
-  if (!existing) throw new Error('beta access request vanished after a conflicting insert');
-  return existing;
+  return context.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(betaAccessRequests)
+      .values({
+        email: input.email,
+        name: input.name || null,
+        company: input.company || null,
+        useCase: input.useCase || null,
+      })
+      .onConflictDoNothing({ target: betaAccessRequests.email })
+      .returning(requestColumns);
+    if (created) {
+      // Anonymous: nobody acts, and the request belongs to no organization.
+      await recordActivity(tx, {
+        organizationId: null,
+        actorId: null,
+        action: 'beta_access.requested',
+        targetType: 'beta_access_request',
+        targetId: created.id,
+      });
+      return created;
+    }
+    const [existing] = await tx
+      .select(requestColumns)
+      .from(betaAccessRequests)
+      .where(eq(betaAccessRequests.email, input.email));
+    if (!existing) throw new Error('beta access request vanished after a conflicting insert');
+    return existing;
+  });
 }
 
 /**
@@ -114,6 +127,13 @@ export async function approveBetaAccessRequest(
       .returning(requestColumns);
     if (approved) {
       await queueMail(tx, context.jobs, approvalMail(context.config.appUrl, approved));
+      await recordActivity(tx, {
+        organizationId: null,
+        actorId: caller.id,
+        action: 'beta_access.approved',
+        targetType: 'beta_access_request',
+        targetId: approved.id,
+      });
       return approved;
     }
     const [existing] = await tx

@@ -7,6 +7,7 @@ import { errors } from '../../http/errors.ts';
 import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
 import { addSeconds, type Clock } from '../../lib/clock.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
+import { recordActivity } from '../activity/service.ts';
 import { queueMail } from '../mail/service.ts';
 import { requireRole, roleAtLeast, roleIn } from './access.ts';
 import { managerRole } from './members.ts';
@@ -83,6 +84,14 @@ export async function createInvitation(
       })
       .returning();
     if (!row) throw new Error('invitation insert returned nothing');
+    await recordActivity(tx, {
+      organizationId,
+      actorId: inviter.id,
+      action: 'invitation.created',
+      targetType: 'invitation',
+      targetId: row.id,
+      metadata: { email: row.email, role: row.role },
+    });
     const [organization] = await tx
       .select({ name: organizations.name })
       .from(organizations)
@@ -170,12 +179,20 @@ export async function deleteInvitation(
     const caller = { userId, organizationId, outsider: 'not_found' as const };
     await requireRole(tx, { ...caller, minRole: 'admin' });
     const [invitation] = await tx
-      .select({ role: invitations.role })
+      .select({ role: invitations.role, email: invitations.email })
       .from(invitations)
       .where(and(eq(invitations.id, invitationId), eq(invitations.organizationId, organizationId)));
     if (!invitation) throw errors.notFound('Invitation not found');
     await requireRole(tx, { ...caller, minRole: managerRole(invitation.role) });
     await tx.delete(invitations).where(eq(invitations.id, invitationId));
+    await recordActivity(tx, {
+      organizationId,
+      actorId: userId,
+      action: 'invitation.revoked',
+      targetType: 'invitation',
+      targetId: invitationId,
+      metadata: { email: invitation.email, role: invitation.role },
+    });
   });
   return { id: invitationId, deleted: true as const };
 }
@@ -232,6 +249,14 @@ export async function joinFromInvitation(tx: Tx, clock: Clock, invitation: Invit
     .update(users)
     .set({ emailVerifiedAt: now })
     .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+  await recordActivity(tx, {
+    organizationId,
+    actorId: userId,
+    action: 'invitation.accepted',
+    targetType: 'invitation',
+    targetId: invitation.id,
+    metadata: { role },
+  });
   return { organizationId, role };
 }
 

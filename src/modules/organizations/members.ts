@@ -5,6 +5,7 @@ import { memberships, users } from '../../db/schema/index.ts';
 import type { Role } from '../../db/schema/users.ts';
 import { errors } from '../../http/errors.ts';
 import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
+import { recordActivity } from '../activity/service.ts';
 import { requireRole } from './access.ts';
 import { reassignDefaultOrganization } from './service.ts';
 
@@ -90,6 +91,14 @@ export async function updateMemberRole(
       .update(memberships)
       .set({ role, updatedAt: context.clock.now() })
       .where(membershipOf(organizationId, memberId));
+    await recordActivity(tx, {
+      organizationId,
+      actorId: callerId,
+      action: 'member.role_changed',
+      targetType: 'user',
+      targetId: memberId,
+      metadata: { from: current, to: role },
+    });
     const [member] = await tx
       .select(memberColumns)
       .from(memberships)
@@ -117,6 +126,14 @@ export async function removeMember(
     if (current === 'owner' && owners.length <= 1) throw lastOwner();
     await tx.delete(memberships).where(membershipOf(organizationId, memberId));
     await reassignDefaultOrganization(tx, organizationId, memberId);
+    await recordActivity(tx, {
+      organizationId,
+      actorId: callerId,
+      action: leaving ? 'member.left' : 'member.removed',
+      targetType: 'user',
+      targetId: memberId,
+      metadata: { role: current },
+    });
   });
   return { userId: memberId, removed: true as const };
 }

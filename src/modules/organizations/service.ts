@@ -5,6 +5,7 @@ import { memberships, organizations, users } from '../../db/schema/index.ts';
 import type { Role } from '../../db/schema/users.ts';
 import { errors } from '../../http/errors.ts';
 import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
+import { recordActivity } from '../activity/service.ts';
 import { requireRole } from './access.ts';
 import { randomSuffix, slugify } from './slugs.ts';
 
@@ -60,6 +61,14 @@ export async function createOrganization(
         await savepoint
           .insert(memberships)
           .values({ organizationId: organization.id, userId: input.ownerId, role: 'owner' });
+        await recordActivity(savepoint, {
+          organizationId: organization.id,
+          actorId: input.ownerId,
+          action: 'organization.created',
+          targetType: 'organization',
+          targetId: organization.id,
+          metadata: { name: organization.name, slug: organization.slug },
+        });
         return organization;
       });
     } catch (error) {
@@ -139,6 +148,16 @@ export async function updateOrganization(
         .where(eq(organizations.id, organizationId))
         .returning();
       if (!row) throw errors.notFound('Organization not found');
+      await recordActivity(tx, {
+        organizationId,
+        actorId: userId,
+        action: 'organization.updated',
+        targetType: 'organization',
+        targetId: organizationId,
+        metadata: {
+          fields: Object.keys(input).filter((field) => input[field as keyof typeof input] !== undefined),
+        },
+      });
       return organizationView(row, role);
     } catch (error) {
       // A concurrent request took the slug between the check and the update.
@@ -152,8 +171,20 @@ export async function updateOrganization(
 export async function deleteOrganization(context: AppContext, userId: string, organizationId: string) {
   await context.db.transaction(async (tx) => {
     await requireRole(tx, { userId, organizationId, minRole: 'owner', outsider: 'not_found' });
-    await tx.delete(organizations).where(eq(organizations.id, organizationId));
+    const [deleted] = await tx
+      .delete(organizations)
+      .where(eq(organizations.id, organizationId))
+      .returning({ name: organizations.name });
     await reassignDefaultOrganization(tx, organizationId);
+    // The log outlives the organization: its members' feeds no longer show it, the owner's account feed does.
+    await recordActivity(tx, {
+      organizationId: null,
+      actorId: userId,
+      action: 'organization.deleted',
+      targetType: 'organization',
+      targetId: organizationId,
+      metadata: { name: deleted?.name ?? null },
+    });
   });
   return { id: organizationId, deleted: true as const };
 }

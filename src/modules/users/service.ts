@@ -11,6 +11,7 @@ import {
 } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { recordActivity } from '../activity/service.ts';
 import { findBetaAccessRequest } from '../beta-access/service.ts';
 import { roleIn } from '../organizations/access.ts';
 import { listApiKeys } from './api-keys.ts';
@@ -63,7 +64,10 @@ export async function updateProfile(
       ]);
     }
     // Drizzle leaves out fields that are undefined; an empty PATCH changes nothing, updatedAt included.
-    if (Object.values(input).some((value) => value !== undefined)) {
+    const changed = Object.entries(input)
+      .filter(([, value]) => value !== undefined)
+      .map(([field]) => field);
+    if (changed.length > 0) {
       await tx
         .update(users)
         .set({
@@ -73,6 +77,14 @@ export async function updateProfile(
           updatedAt: context.clock.now(),
         })
         .where(eq(users.id, userId));
+      await recordActivity(tx, {
+        organizationId: null,
+        actorId: userId,
+        action: 'user.updated',
+        targetType: 'user',
+        targetId: userId,
+        metadata: { fields: changed },
+      });
     }
     return getProfile(tx, userId);
   });
@@ -122,6 +134,14 @@ export async function deleteAccount(context: AppContext, userId: string) {
     const alone = counted.filter((org) => org.members === 1).map((org) => org.id);
     if (alone.length > 0) await tx.delete(organizations).where(inArray(organizations.id, alone));
     await tx.delete(users).where(eq(users.id, userId));
+    await recordActivity(tx, {
+      organizationId: null,
+      actorId: userId,
+      action: 'user.deleted',
+      targetType: 'user',
+      targetId: userId,
+      metadata: { organizationsDeleted: alone.length },
+    });
     return { id: userId, deleted: true as const };
   });
 }
@@ -156,26 +176,47 @@ export async function listSessions(
 
 /** Someone else's session answers 404, as an unknown one does. */
 export async function revokeSession(context: AppContext, userId: string, sessionId: string) {
-  const [row] = await context.db
-    .delete(sessions)
-    .where(and(eq(sessions.id, sessionId), activeSessionsOf(userId, context.clock)))
-    .returning({ id: sessions.id });
-  if (!row) throw errors.notFound('Session not found');
-  return { id: row.id, deleted: true as const };
+  return context.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(sessions)
+      .where(and(eq(sessions.id, sessionId), activeSessionsOf(userId, context.clock)))
+      .returning({ id: sessions.id });
+    if (!row) throw errors.notFound('Session not found');
+    await recordActivity(tx, {
+      organizationId: null,
+      actorId: userId,
+      action: 'session.revoked',
+      targetType: 'session',
+      targetId: row.id,
+    });
+    return { id: row.id, deleted: true as const };
+  });
 }
 
 /** Revokes every active session but `keepSessionId` (all of them when it is null: an API key caller). */
 export async function revokeOtherSessions(context: AppContext, userId: string, keepSessionId: string | null) {
-  const removed = await context.db
-    .delete(sessions)
-    .where(
-      and(
-        activeSessionsOf(userId, context.clock),
-        keepSessionId ? ne(sessions.id, keepSessionId) : undefined,
-      ),
-    )
-    .returning({ id: sessions.id });
-  return { deleted: removed.length };
+  return context.db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(sessions)
+      .where(
+        and(
+          activeSessionsOf(userId, context.clock),
+          keepSessionId ? ne(sessions.id, keepSessionId) : undefined,
+        ),
+      )
+      .returning({ id: sessions.id });
+    if (removed.length > 0) {
+      await recordActivity(tx, {
+        organizationId: null,
+        actorId: userId,
+        action: 'session.revoked',
+        targetType: 'session',
+        targetId: null,
+        metadata: { count: removed.length },
+      });
+    }
+    return { deleted: removed.length };
+  });
 }
 
 /** Everything stored about the user, read in one snapshot. Secrets and their hashes are never part of it. */

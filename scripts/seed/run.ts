@@ -1,0 +1,74 @@
+import { parseArgs } from 'node:util';
+import { buildApp } from '../../src/app.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { connectDatabase } from '../../src/db/client.ts';
+import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { runMigrations } from '../../src/db/migrate.ts';
+import { jobDefinitions } from '../../src/jobs/index.ts';
+import { startJobQueue } from '../../src/jobs/queue.ts';
+import { createLogger } from '../../src/logger.ts';
+import { seed } from './seed.ts';
+
+/**
+ * `npm run seed [-- --qmsum DIR [--limit N]]`: loads the demo library into the database the service
+ * uses (DATABASE_URL, or the embedded cluster under DATA_DIR). The service need not run; while it
+ * runs on the same DATA_DIR, the embedded cluster cannot start and this says so.
+ */
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      qmsum: { type: 'string' },
+      limit: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write('Usage: npm run seed -- [--qmsum <dir of QMSum JSON files>] [--limit <n>]\n');
+    return;
+  }
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+    throw new Error('--limit must be a whole number above 0');
+  }
+
+  const config = loadConfig();
+  const logger = createLogger('warn');
+  const stops: Array<() => Promise<void>> = [];
+  try {
+    let url = config.databaseUrl;
+    if (!url) {
+      const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+      stops.push(() => embedded.stop());
+      url = embedded.url;
+    }
+    await runMigrations(url);
+    const database = connectDatabase(url, { max: 4 });
+    stops.push(() => database.close());
+    const jobs = await startJobQueue({ url, db: database.db, logger, jobs: jobDefinitions(config) });
+    stops.push(() => jobs.stop(5000));
+    const app = await buildApp({ config, database, jobs, logger });
+    stops.push(() => app.close());
+
+    const result = await seed(app, {
+      qmsumDir: values.qmsum,
+      qmsumLimit: limit,
+      log: (message) => process.stdout.write(`seed: ${message}\n`),
+    });
+    const made = Object.entries(result.created)
+      .map(([what, count]) => `${count} ${what}`)
+      .join(', ');
+    process.stdout.write(
+      `\nDemo data ready (this run created ${made}).\nSign in as ${result.email} with password ${result.password}\n`,
+    );
+  } finally {
+    for (let stop = stops.pop(); stop; stop = stops.pop()) await stop();
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  const message = error instanceof ConfigError ? error.message : (error as Error).message;
+  process.stderr.write(`\nSeeding failed: ${message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,250 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { channels, collections, organizations, series, videos } from '../../db/schema/index.ts';
+import { type ErrorDetail, errors } from '../../http/errors.ts';
+import { durationToSeconds } from '../../lib/duration.ts';
+import { recordActivity } from '../activity/service.ts';
+import { requireRole } from '../organizations/access.ts';
+import { replaceTranscript } from '../transcripts/service.ts';
+import { requireVideoAccess, type VideoRow } from './access.ts';
+import { type CreateVideoInput, toVideoView, type UpdateVideoInput } from './schemas.ts';
+
+type References = Pick<CreateVideoInput, 'channelId' | 'collectionId' | 'seriesId'>;
+
+const REFERENCE_TABLES = [
+  ['channelId', channels, 'channel'],
+  ['seriesId', series, 'series'],
+  ['collectionId', collections, 'collection'],
+] as const;
+
+/**
+ * Every channel, series and collection named must belong to the video's organization: another
+ * organization's is answered exactly like an unknown one (400), so ids do not leak across.
+ * The collection row is locked, so that concurrent appends get distinct positions.
+ */
+async function assertReferences(tx: Tx, organizationId: string, input: References) {
+  const details: ErrorDetail[] = [];
+  for (const [field, table, noun] of REFERENCE_TABLES) {
+    const id = input[field];
+    if (!id) continue;
+    const query = tx
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.id, id), eq(table.organizationId, organizationId)));
+    const [found] = field === 'collectionId' ? await query.for('update') : await query;
+    if (!found)
+      details.push({ path: `body.${field}`, message: `must be a ${noun} of the video's organization` });
+  }
+  if (details.length > 0) throw errors.validation(details);
+}
+
+/** Position after the last video of the collection: new members are appended. */
+async function nextCollectionPosition(tx: Tx, collectionId: string): Promise<number> {
+  const [row] = await tx
+    .select({ next: sql<number>`coalesce(max(${videos.collectionPosition}), 0) + 1` })
+    .from(videos)
+    .where(eq(videos.collectionId, collectionId));
+  return row?.next ?? 1;
+}
+
+/**
+ * Parses the transcript into segments and speakers (null removes them). That rewrites the row's
+ * transcript and updatedAt, so the row is read back.
+ */
+async function storeTranscript(tx: Tx, context: AppContext, video: VideoRow, text: string | null) {
+  const { id, organizationId, durationSeconds } = video;
+  await replaceTranscript(tx, context, { video: { id, organizationId, durationSeconds }, text });
+  const [stored] = await tx.select().from(videos).where(eq(videos.id, id));
+  if (!stored) throw errors.notFound('Video not found');
+  return stored;
+}
+
+export async function createVideo(context: AppContext, userId: string, input: CreateVideoInput) {
+  return context.db.transaction(async (tx) => {
+    await requireRole(tx, { userId, organizationId: input.organizationId, minRole: 'member' });
+    await assertReferences(tx, input.organizationId, input);
+    const now = context.clock.now();
+    const [inserted] = await tx
+      .insert(videos)
+      .values({
+        organizationId: input.organizationId,
+        authorId: userId,
+        title: input.title,
+        description: input.description ?? null,
+        duration: input.duration,
+        durationSeconds: durationToSeconds(input.duration),
+        thumbnailUrl: input.thumbnailUrl ?? null,
+        videoUrl: input.videoUrl ?? null,
+        transcript: input.transcript ?? null,
+        aiSummary: input.aiSummary ?? null,
+        isPublic: input.isPublic ?? false,
+        channelId: input.channelId ?? null,
+        seriesId: input.seriesId ?? null,
+        collectionId: input.collectionId ?? null,
+        collectionPosition: input.collectionId ? await nextCollectionPosition(tx, input.collectionId) : null,
+        recordedAt: input.recordedAt ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!inserted) throw new Error('video insert returned nothing');
+    const video =
+      input.transcript != null ? await storeTranscript(tx, context, inserted, input.transcript) : inserted;
+    await recordActivity(tx, {
+      organizationId: video.organizationId,
+      actorId: userId,
+      action: 'video.created',
+      targetType: 'video',
+      targetId: video.id,
+      metadata: { title: video.title },
+    });
+    return toVideoView(video);
+  });
+}
+
+export async function getVideo(db: Db, userId: string | null, videoId: string) {
+  const { video } = await requireVideoAccess(db, { videoId, userId, action: 'read' });
+  return toVideoView(video);
+}
+
+const sameValue = (a: unknown, b: unknown) =>
+  a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
+
+/** The fields of `input` whose value differs from the video's. */
+function changedFields(video: VideoRow, input: UpdateVideoInput): Partial<UpdateVideoInput> {
+  return Object.fromEntries(
+    Object.entries(input).filter(
+      ([field, value]) => value !== undefined && !sameValue(video[field as keyof VideoRow], value),
+    ),
+  );
+}
+
+/** Author or admin. `null` clears a nullable field; only what actually changes is written and logged. */
+export async function updateVideo(
+  context: AppContext,
+  userId: string,
+  videoId: string,
+  input: UpdateVideoInput,
+) {
+  return context.db.transaction(async (tx) => {
+    const { video } = await requireVideoAccess(tx, { videoId, userId, action: 'edit', forUpdate: true });
+    const changes = changedFields(video, input);
+    const fields = Object.keys(changes);
+    if (fields.length === 0) return toVideoView(video);
+    await assertReferences(tx, video.organizationId, changes);
+    const derived: Partial<VideoRow> = {};
+    if (changes.duration !== undefined) derived.durationSeconds = durationToSeconds(changes.duration);
+    if (changes.collectionId !== undefined) {
+      derived.collectionPosition = changes.collectionId
+        ? await nextCollectionPosition(tx, changes.collectionId)
+        : null;
+    }
+    const [written] = await tx
+      .update(videos)
+      .set({ ...changes, ...derived, updatedAt: context.clock.now() })
+      .where(eq(videos.id, videoId))
+      .returning();
+    if (!written) throw errors.notFound('Video not found');
+    const updated =
+      changes.transcript !== undefined
+        ? await storeTranscript(tx, context, written, changes.transcript)
+        : written;
+    await recordActivity(tx, {
+      organizationId: updated.organizationId,
+      actorId: userId,
+      action: 'video.updated',
+      targetType: 'video',
+      targetId: updated.id,
+      metadata: { title: updated.title, fields },
+    });
+    return toVideoView(updated);
+  });
+}
+
+/** Moves the video to the deleted videos, kept for the organization's retention period, then purged. */
+export async function softDeleteVideo(context: AppContext, userId: string, videoId: string) {
+  return context.db.transaction(async (tx) => {
+    await requireVideoAccess(tx, { videoId, userId, action: 'edit', forUpdate: true });
+    const now = context.clock.now();
+    const retentionDays = tx
+      .select({ days: organizations.retentionDays })
+      .from(organizations)
+      .where(eq(organizations.id, videos.organizationId));
+    const [deleted] = await tx
+      .update(videos)
+      .set({
+        isDeleted: true,
+        deletedAt: now,
+        retentionUntil: sql`${now}::timestamptz + make_interval(days => (${retentionDays}))`,
+        updatedAt: now,
+      })
+      .where(eq(videos.id, videoId))
+      .returning();
+    if (!deleted) throw errors.notFound('Video not found');
+    await recordActivity(tx, {
+      organizationId: deleted.organizationId,
+      actorId: userId,
+      action: 'video.deleted',
+      targetType: 'video',
+      targetId: deleted.id,
+      metadata: {
+        title: deleted.title,
+        permanent: false,
+        retentionUntil: deleted.retentionUntil?.toISOString(),
+      },
+    });
+    return toVideoView(deleted);
+  });
+}
+
+/** Removes a video (deleted or not) for good, with everything that hangs off it. */
+export async function permanentlyDeleteVideo(context: AppContext, userId: string, videoId: string) {
+  return context.db.transaction(async (tx) => {
+    const { video } = await requireVideoAccess(tx, {
+      videoId,
+      userId,
+      action: 'edit',
+      includeDeleted: true,
+      forUpdate: true,
+    });
+    await tx.delete(videos).where(eq(videos.id, videoId));
+    await recordActivity(tx, {
+      organizationId: video.organizationId,
+      actorId: userId,
+      action: 'video.deleted',
+      targetType: 'video',
+      targetId: video.id,
+      metadata: { title: video.title, permanent: true },
+    });
+    return { id: video.id, deleted: true as const };
+  });
+}
+
+export async function restoreVideo(context: AppContext, userId: string, videoId: string) {
+  return context.db.transaction(async (tx) => {
+    const { video } = await requireVideoAccess(tx, {
+      videoId,
+      userId,
+      action: 'edit',
+      includeDeleted: true,
+      forUpdate: true,
+    });
+    if (!video.isDeleted) throw errors.badRequest('The video is not deleted', 'VIDEO_NOT_DELETED');
+    const [restored] = await tx
+      .update(videos)
+      .set({ isDeleted: false, deletedAt: null, retentionUntil: null, updatedAt: context.clock.now() })
+      .where(eq(videos.id, videoId))
+      .returning();
+    if (!restored) throw errors.notFound('Video not found');
+    await recordActivity(tx, {
+      organizationId: restored.organizationId,
+      actorId: userId,
+      action: 'video.restored',
+      targetType: 'video',
+      targetId: restored.id,
+      metadata: { title: restored.title },
+    });
+    return toVideoView(restored);
+  });
+}
