@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, not, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, not, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { collections, memberships, videos } from '../../db/schema/index.ts';
@@ -86,34 +86,60 @@ export async function createCollection(
 // subquery would resolve to the videos table.
 const liveVideoCount = sql<number>`(select count(*) from videos v where v.collection_id = "collections"."id" and not v.is_deleted)`;
 
+/**
+ * The list queries, prepared once per database handle: planning them cost more than running them.
+ * `organizationId` and `type` are optional filters (null matches everything).
+ */
+function prepareListQueries(db: Db) {
+  const userId = sql.placeholder('userId');
+  const organizationId = sql.placeholder('organizationId');
+  const type = sql.placeholder('type');
+  const where = and(
+    inArray(
+      collections.organizationId,
+      db
+        .select({ id: memberships.organizationId })
+        .from(memberships)
+        .where(
+          and(
+            eq(memberships.userId, userId),
+            sql`(${organizationId}::uuid IS NULL OR ${memberships.organizationId} = ${organizationId}::uuid)`,
+          ),
+        ),
+    ),
+    sql`(${type}::text IS NULL OR ${collections.type} = ${type}::text)`,
+  );
+  return {
+    page: db
+      .select({ collection: collections, videoCount: liveVideoCount.mapWith(Number) })
+      .from(collections)
+      .where(where)
+      .orderBy(desc(collections.createdAt), desc(collections.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('collections_page'),
+    total: db.select({ total: count() }).from(collections).where(where).prepare('collections_total'),
+  };
+}
+
+const listQueries = new WeakMap<Db, ReturnType<typeof prepareListQueries>>();
+
 /** Newest first, across the caller's organizations or the one named (403 when not a member). */
 export async function listCollections(
   db: Db,
   userId: string,
   query: PageRequest & { type?: 'folder' | 'playlist' | undefined; organizationId?: string | undefined },
 ) {
-  let scope: SQL;
-  if (query.organizationId) {
-    await requireRole(db, { userId, organizationId: query.organizationId });
-    scope = eq(collections.organizationId, query.organizationId);
-  } else {
-    const mine = db
-      .select({ id: memberships.organizationId })
-      .from(memberships)
-      .where(eq(memberships.userId, userId));
-    scope = inArray(collections.organizationId, mine);
+  if (query.organizationId) await requireRole(db, { userId, organizationId: query.organizationId });
+  let prepared = listQueries.get(db);
+  if (!prepared) {
+    prepared = prepareListQueries(db);
+    listQueries.set(db, prepared);
   }
-  const where = and(scope, query.type ? eq(collections.type, query.type) : undefined);
-  const { limit, offset } = pageBounds(query);
+  const filters = { userId, organizationId: query.organizationId ?? null, type: query.type ?? null };
   const [rows, [counted]] = await Promise.all([
-    db
-      .select({ collection: collections, videoCount: liveVideoCount.mapWith(Number) })
-      .from(collections)
-      .where(where)
-      .orderBy(desc(collections.createdAt), desc(collections.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ total: count() }).from(collections).where(where),
+    prepared.page.execute({ ...filters, ...pageBounds(query) }),
+    prepared.total.execute(filters),
   ]);
   const data = rows.map(({ collection, videoCount }) => collectionView(collection, videoCount));
   return toPage(data, counted?.total ?? 0, query);
