@@ -25,10 +25,12 @@ import { passwordResetRoutes } from './modules/auth/password-reset-routes.ts';
 import { authCatchAllRoutes, authRoutes } from './modules/auth/routes.ts';
 import { betaAccessRoutes } from './modules/beta-access/routes.ts';
 import { channelRoutes } from './modules/channels/routes.ts';
+import { clipRoutes } from './modules/clips/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { organizationRoutes } from './modules/organizations/routes.ts';
 import { seriesRoutes } from './modules/series/routes.ts';
+import { shareLinkRoutes } from './modules/share-links/routes.ts';
 import { transcriptRoutes } from './modules/transcripts/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { videoRoutes } from './modules/videos/routes.ts';
@@ -166,6 +168,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(seriesRoutes, { context });
   await app.register(collectionRoutes, { context });
   await app.register(activityRoutes, { context });
+  await app.register(clipRoutes, { context });
+  await app.register(shareLinkRoutes, { context });
 
   return app;
 }

@@ -34,6 +34,10 @@ const OPTIONAL = new Set([
   'GET /videos/{id}/transcript',
   'GET /videos/{id}/subtitles.vtt',
   'GET /videos/{id}/subtitles.srt',
+  'GET /share/{token}',
+  'POST /share/{token}/verify',
+  'GET /videos/{id}/clips',
+  'GET /clips/{id}',
 ]);
 
 const SOME_ID = '0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f8091';

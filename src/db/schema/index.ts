@@ -1,5 +1,6 @@
 export * from './activity.ts';
 export * from './beta-access.ts';
+export * from './collaboration.ts';
 export * from './library.ts';
 export * from './mail.ts';
 export * from './organizations.ts';

@@ -133,11 +133,9 @@ async function upsertSpeakers(
   return ids;
 }
 
-async function transcriptView(
-  db: Db | Tx,
-  video: { id: string; transcript: string | null },
-): Promise<TranscriptView> {
-  const segments = await db
+/** A video's segments in order, with speakers under their current names. Share pages read them too. */
+export function transcriptSegmentsOf(db: Db | Tx, videoId: string) {
+  return db
     .select({
       index: transcriptSegments.index,
       start: transcriptSegments.startSeconds,
@@ -149,13 +147,19 @@ async function transcriptView(
     })
     .from(transcriptSegments)
     .leftJoin(speakers, eq(speakers.id, transcriptSegments.speakerId))
-    .where(eq(transcriptSegments.videoId, video.id))
+    .where(eq(transcriptSegments.videoId, videoId))
     .orderBy(asc(transcriptSegments.index));
+}
+
+async function transcriptView(
+  db: Db | Tx,
+  video: { id: string; transcript: string | null },
+): Promise<TranscriptView> {
   return {
     videoId: video.id,
     text: video.transcript,
     format: video.transcript === null ? null : detectFormat(video.transcript),
-    segments,
+    segments: await transcriptSegmentsOf(db, video.id),
   };
 }
 
