@@ -47,14 +47,18 @@ export type AppDeps = {
 const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
-/** One log line per request, written when it completes (Fastify's default writes two). */
+/**
+ * One log line per request, written when it completes (Fastify's default writes two). It names the
+ * route template, not the URL: paths and query strings can carry secrets (share and invitation
+ * tokens, OAuth codes).
+ */
 class OneLinePerRequest extends LogController {
   override incomingRequest() {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
     const line = {
       method: request.method,
-      url: request.url,
+      route: request.routeOptions.url ?? 'unmatched',
       statusCode: reply.statusCode,
       ms: reply.elapsedTime,
     };
