@@ -39,13 +39,13 @@ async function assertReferences(tx: Tx, organizationId: string, input: Reference
   if (details.length > 0) throw errors.validation(details);
 }
 
-/** Position after the last video of the collection: new members are appended. */
+/** Position after the last video of the collection (positions count from 0): new members are appended. */
 async function nextCollectionPosition(tx: Tx, collectionId: string): Promise<number> {
   const [row] = await tx
-    .select({ next: sql<number>`coalesce(max(${videos.collectionPosition}), 0) + 1` })
+    .select({ next: sql<number>`coalesce(max(${videos.collectionPosition}) + 1, 0)` })
     .from(videos)
     .where(eq(videos.collectionId, collectionId));
-  return row?.next ?? 1;
+  return row?.next ?? 0;
 }
 
 /**

@@ -104,7 +104,7 @@ describe('videos: update and transcripts', () => {
         .database.db.select({ position: videos.collectionPosition })
         .from(videos)
         .where(eq(videos.id, video.id));
-      expect(row?.position).toBe(2);
+      expect(row?.position).toBe(1);
     });
 
     it('validates the body and references', async () => {

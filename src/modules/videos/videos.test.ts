@@ -109,8 +109,8 @@ describe('videos: create and read', () => {
         .from(videos)
         .where(eq(videos.collectionId, collectionId));
       expect(positions.sort((a, b) => (a.position ?? 0) - (b.position ?? 0))).toEqual([
-        { id: first.id, position: 1 },
-        { id: second.id, position: 2 },
+        { id: first.id, position: 0 },
+        { id: second.id, position: 1 },
       ]);
     });
 
