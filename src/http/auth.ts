@@ -95,6 +95,13 @@ export function requireAuth(request: FastifyRequest): Auth {
   return request.auth;
 }
 
+/** The id of the authenticated caller of a protected route. */
+export const callerId = (request: FastifyRequest) => requireAuth(request).user.id;
+
+/** OpenAPI security of protected routes, and of routes that work with or without credentials. */
+export const security = [{ bearerAuth: [] }];
+export const optionalSecurity: Array<Record<string, string[]>> = [{}, { bearerAuth: [] }];
+
 /** Route-level guard for plugins whose every route is protected: `app.addHook('onRequest', authenticated)`. */
 export async function authenticated(request: FastifyRequest) {
   requireAuth(request);

@@ -55,6 +55,10 @@ export const errorResponseSchema = z
 
 export type ErrorBody = z.infer<typeof errorResponseSchema>;
 
+/** Route `response` entries for error statuses: `{...errorResponses(400, 401, 404)}`. */
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
+
 /** Fastify's own client errors (body parsing, content type, size) and the shape we give each. */
 const fastifyClientErrors: Record<string, { status: number; code: string; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: {

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { authenticated, requireAuth } from '../../http/auth.ts';
+import { authenticated, requireAuth, security } from '../../http/auth.ts';
 import { errorResponseSchema } from '../../http/errors.ts';
 import { activityStats, listActivity } from './queries.ts';
 import { activityPage, activityQuery, activityStatsQuery, activityStatsSchema } from './schemas.ts';
-
-const security = [{ bearerAuth: [] }];
 
 /** Routes for the activity log and its statistics. */
 export const activityRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {

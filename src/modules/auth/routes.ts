@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { requireAuth } from '../../http/auth.ts';
-import { errorResponseSchema, errors, routeNotFound } from '../../http/errors.ts';
+import { errorResponses, errors, routeNotFound } from '../../http/errors.ts';
 import { perEmailAttemptLimit } from '../../http/rate-limit.ts';
 import { clearSessionCookies, setSessionCookies } from './cookies.ts';
 import { authData, messageData, signInBody, signUpBody } from './schemas.ts';
@@ -10,8 +10,6 @@ import { type ClientInfo, signIn, signUp } from './service.ts';
 import { revokeSession } from './sessions.ts';
 
 const tags = ['Authentication'];
-const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
 
 export const clientInfo = (request: FastifyRequest): ClientInfo => ({
   userAgent: request.headers['user-agent'],

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { authenticated, requireAuth } from '../../http/auth.ts';
-import { errorResponseSchema } from '../../http/errors.ts';
+import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import {
   betaAccessBody,
@@ -14,8 +14,6 @@ import {
 import { approveBetaAccessRequest, listBetaAccessRequests, requestBetaAccess } from './service.ts';
 
 const tags = ['Beta-access'];
-const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
 
 /** The public sign-up form is a spam target: 20 requests per hour per client IP. */
 const perIpRequestLimit = {

@@ -1,8 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { authenticated, requireAuth } from '../../http/auth.ts';
-import { errorResponseSchema } from '../../http/errors.ts';
+import { authenticated, callerId, security } from '../../http/auth.ts';
+import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { paginated, paginationQuery } from '../../http/pagination.ts';
 import { deletedSchema } from '../organizations/schemas.ts';
@@ -26,10 +25,6 @@ import {
 } from './service.ts';
 
 const tags = ['Channels'];
-const security = [{ bearerAuth: [] }];
-const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
-const callerId = (request: FastifyRequest) => requireAuth(request).user.id;
 
 /**
  * Routes for channels and follows. Every one needs a signed-in caller; a channel of an

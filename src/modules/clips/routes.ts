@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { authenticated, requireAuth } from '../../http/auth.ts';
-import { errorResponseSchema } from '../../http/errors.ts';
+import { authenticated, callerId, optionalSecurity, security } from '../../http/auth.ts';
+import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { paginated, paginationQuery } from '../../http/pagination.ts';
 import { deletedSchema } from '../organizations/schemas.ts';
@@ -10,12 +10,7 @@ import { clipSchema, createClipBody, updateClipBody } from './schemas.ts';
 import { createClip, deleteClip, getClip, listVideoClips, updateClip } from './service.ts';
 
 const tags = ['Clips'];
-const security = [{ bearerAuth: [] }];
 /** Clips of public videos answer without credentials. */
-const optionalSecurity: Array<Record<string, string[]>> = [{}, { bearerAuth: [] }];
-const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
-const callerId = (request: FastifyRequest) => requireAuth(request).user.id;
 
 /** The caller of a list open to anonymous readers: null without credentials, 401 for bad ones. */
 function optionalCallerId(request: FastifyRequest): string | null {

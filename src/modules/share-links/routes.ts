@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { authenticated, requireAuth } from '../../http/auth.ts';
-import { errorResponseSchema } from '../../http/errors.ts';
+import { authenticated, callerId, optionalSecurity, requireAuth, security } from '../../http/auth.ts';
+import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { hashToken } from '../../lib/crypto.ts';
 import {
@@ -26,12 +26,7 @@ import {
 } from './service.ts';
 
 const tags = ['Share links'];
-const security = [{ bearerAuth: [] }];
 /** The public pages need no credentials, but a link limited to email domains needs a signed-in caller. */
-const optionalSecurity: Array<Record<string, string[]>> = [{}, { bearerAuth: [] }];
-const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
-const callerId = (request: FastifyRequest) => requireAuth(request).user.id;
 
 const shareCaller = (request: FastifyRequest<{ Headers: { 'x-share-token'?: string } }>): ShareCaller => ({
   accessToken: request.headers['x-share-token'],

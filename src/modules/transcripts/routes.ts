@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { authenticated, requireAuth } from '../../http/auth.ts';
-import { errorResponseSchema } from '../../http/errors.ts';
+import { authenticated, callerId, optionalSecurity, security } from '../../http/auth.ts';
+import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { paginated } from '../../http/pagination.ts';
 import type { TranscriptFormat } from './parse.ts';
@@ -20,12 +20,8 @@ import { getSubtitles, getTranscript, putTranscript } from './service.ts';
 import { linkVideoSpeakers, listSpeakers, updateSpeaker } from './speakers.ts';
 
 const tags = ['Transcripts'];
-const security = [{ bearerAuth: [] }];
 /** Readable anonymously when the video is public; credentials, when sent, must be valid. */
-const optionalSecurity: Array<Record<string, string[]>> = [{}, { bearerAuth: [] }];
 const TRANSCRIPT_BODY_LIMIT = 25 * 1024 * 1024;
-const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
 
 /** Raw transcript bodies and the format their content type announces (text/plain: detect it). */
 const RAW_TYPES: Record<string, TranscriptFormat | undefined> = {
@@ -33,8 +29,6 @@ const RAW_TYPES: Record<string, TranscriptFormat | undefined> = {
   'text/vtt': 'vtt',
   'application/x-subrip': 'srt',
 };
-
-const callerId = (request: FastifyRequest) => requireAuth(request).user.id;
 
 /** The caller of a route open to anonymous readers: null without credentials, 401 for bad ones. */
 function optionalCallerId(request: FastifyRequest): string | null {

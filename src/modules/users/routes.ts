@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { authenticated, requireAuth } from '../../http/auth.ts';
-import { errorResponseSchema } from '../../http/errors.ts';
+import { authenticated, requireAuth, security } from '../../http/auth.ts';
+import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { clearSessionCookies } from '../auth/cookies.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys.ts';
@@ -28,9 +28,6 @@ import {
 } from './service.ts';
 
 const tags = ['Users'];
-const security = [{ bearerAuth: [] }];
-const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
 
 /** Routes for the signed-in user: /users/me, export, sessions, API keys. */
 export const userRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { authenticated, requireAuth } from '../../http/auth.ts';
-import { errorResponseSchema } from '../../http/errors.ts';
+import { authenticated, callerId, optionalSecurity, security } from '../../http/auth.ts';
+import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { paginated } from '../../http/pagination.ts';
 import { listDeletedVideos, listVideos } from './queries.ts';
@@ -28,12 +28,7 @@ import {
 import { recordView, type Viewer } from './views.ts';
 
 const tags = ['Videos'];
-const security = [{ bearerAuth: [] }];
 /** Public videos answer without credentials; credentials that are sent must still be valid. */
-const optionalSecurity: Array<Record<string, string[]>> = [{}, { bearerAuth: [] }];
-const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, errorResponseSchema]));
-const callerId = (request: FastifyRequest) => requireAuth(request).user.id;
 
 /** The caller of a route open to anonymous readers: null without credentials, 401 for bad ones. */
 function optionalCallerId(request: FastifyRequest): string | null {
