@@ -2,18 +2,12 @@ import { z } from 'zod';
 import { ROLES } from '../../db/schema/users.ts';
 import { uuid } from '../../http/ids.ts';
 import { timestamp } from '../../http/timestamps.ts';
-import { nameField } from '../auth/schemas.ts';
+import { nameField, userSchema } from '../auth/schemas.ts';
 
 const role = z.enum(ROLES);
 
-export const profileSchema = z
-  .object({
-    id: uuid(),
-    email: z.string(),
-    name: z.string(),
-    avatarUrl: z.string().nullable(),
-    defaultOrganizationId: uuid().nullable(),
-    createdAt: timestamp(),
+export const profileSchema = userSchema
+  .extend({
     updatedAt: timestamp(),
     organizations: z.array(z.object({ id: uuid(), name: z.string(), slug: z.string(), role })),
   })

@@ -60,6 +60,23 @@ async function storeTranscript(tx: Tx, context: AppContext, video: VideoRow, tex
   return stored;
 }
 
+/** A video event of the caller, in the video's organization. */
+const recordVideoActivity = (
+  tx: Tx,
+  userId: string,
+  action: string,
+  video: Pick<VideoRow, 'id' | 'organizationId'>,
+  metadata: Record<string, unknown>,
+) =>
+  recordActivity(tx, {
+    organizationId: video.organizationId,
+    actorId: userId,
+    action,
+    targetType: 'video',
+    targetId: video.id,
+    metadata,
+  });
+
 export async function createVideo(context: AppContext, userId: string, input: CreateVideoInput) {
   return context.db.transaction(async (tx) => {
     await requireRole(tx, { userId, organizationId: input.organizationId, minRole: 'member' });
@@ -91,14 +108,7 @@ export async function createVideo(context: AppContext, userId: string, input: Cr
     if (!inserted) throw new Error('video insert returned nothing');
     const video =
       input.transcript != null ? await storeTranscript(tx, context, inserted, input.transcript) : inserted;
-    await recordActivity(tx, {
-      organizationId: video.organizationId,
-      actorId: userId,
-      action: 'video.created',
-      targetType: 'video',
-      targetId: video.id,
-      metadata: { title: video.title },
-    });
+    await recordVideoActivity(tx, userId, 'video.created', video, { title: video.title });
     return toVideoView(video);
   });
 }
@@ -150,14 +160,7 @@ export async function updateVideo(
       changes.transcript !== undefined
         ? await storeTranscript(tx, context, written, changes.transcript)
         : written;
-    await recordActivity(tx, {
-      organizationId: updated.organizationId,
-      actorId: userId,
-      action: 'video.updated',
-      targetType: 'video',
-      targetId: updated.id,
-      metadata: { title: updated.title, fields },
-    });
+    await recordVideoActivity(tx, userId, 'video.updated', updated, { title: updated.title, fields });
     return toVideoView(updated);
   });
 }
@@ -182,17 +185,10 @@ export async function softDeleteVideo(context: AppContext, userId: string, video
       .where(eq(videos.id, videoId))
       .returning();
     if (!deleted) throw errors.notFound('Video not found');
-    await recordActivity(tx, {
-      organizationId: deleted.organizationId,
-      actorId: userId,
-      action: 'video.deleted',
-      targetType: 'video',
-      targetId: deleted.id,
-      metadata: {
-        title: deleted.title,
-        permanent: false,
-        retentionUntil: deleted.retentionUntil?.toISOString(),
-      },
+    await recordVideoActivity(tx, userId, 'video.deleted', deleted, {
+      title: deleted.title,
+      permanent: false,
+      retentionUntil: deleted.retentionUntil?.toISOString(),
     });
     return toVideoView(deleted);
   });
@@ -209,14 +205,7 @@ export async function permanentlyDeleteVideo(context: AppContext, userId: string
       forUpdate: true,
     });
     await tx.delete(videos).where(eq(videos.id, videoId));
-    await recordActivity(tx, {
-      organizationId: video.organizationId,
-      actorId: userId,
-      action: 'video.deleted',
-      targetType: 'video',
-      targetId: video.id,
-      metadata: { title: video.title, permanent: true },
-    });
+    await recordVideoActivity(tx, userId, 'video.deleted', video, { title: video.title, permanent: true });
     return { id: video.id, deleted: true as const };
   });
 }
@@ -237,14 +226,7 @@ export async function restoreVideo(context: AppContext, userId: string, videoId:
       .where(eq(videos.id, videoId))
       .returning();
     if (!restored) throw errors.notFound('Video not found');
-    await recordActivity(tx, {
-      organizationId: restored.organizationId,
-      actorId: userId,
-      action: 'video.restored',
-      targetType: 'video',
-      targetId: restored.id,
-      metadata: { title: restored.title },
-    });
+    await recordVideoActivity(tx, userId, 'video.restored', restored, { title: restored.title });
     return toVideoView(restored);
   });
 }
