@@ -27,7 +27,10 @@ import { betaAccessRoutes } from './modules/beta-access/routes.ts';
 import { channelRoutes } from './modules/channels/routes.ts';
 import { clipRoutes } from './modules/clips/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
+import { commentRoutes } from './modules/comments/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { notificationRoutes } from './modules/notifications/routes.ts';
+import { notificationStreamRoutes } from './modules/notifications/stream-routes.ts';
 import { organizationRoutes } from './modules/organizations/routes.ts';
 import { seriesRoutes } from './modules/series/routes.ts';
 import { shareLinkRoutes } from './modules/share-links/routes.ts';
@@ -174,6 +177,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(activityRoutes, { context });
   await app.register(clipRoutes, { context });
   await app.register(shareLinkRoutes, { context });
+  await app.register(commentRoutes, { context });
+  await app.register(notificationRoutes, { context });
+  await app.register(notificationStreamRoutes, { context, pool: deps.database.pool });
 
   return app;
 }

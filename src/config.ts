@@ -83,6 +83,7 @@ const envSchema = z.object({
   SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  NOTIFICATION_STREAM_HEARTBEAT_SECONDS: positiveInt.default(25),
   SMTP_URL: z
     .url({ error: 'must be an smtp:// or smtps:// URL' })
     .refine((value) => /^smtps?:\/\//.test(value), 'must be an smtp:// or smtps:// URL')
@@ -117,6 +118,8 @@ export type Config = {
   secret: string;
   rateLimitPerMinute: number;
   shutdownTimeoutMs: number;
+  /** How often an idle notification stream sends a keep-alive and re-checks the caller's credential. */
+  notificationStreamHeartbeatSeconds: number;
   /** Unset: mails stay in the outbox table and their text is logged. */
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -166,6 +169,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, 'secret'> & { 
     secret: values.SECRET,
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    notificationStreamHeartbeatSeconds: values.NOTIFICATION_STREAM_HEARTBEAT_SECONDS,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM ?? `Knowledge Hub <no-reply@${new URL(appUrl).hostname}>`,
     adminEmails: values.ADMIN_EMAILS ?? [],

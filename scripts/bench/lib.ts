@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -301,5 +302,33 @@ export function readIfExists(file: string): string | undefined {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
+  }
+}
+
+/**
+ * Runs a benchmark with a temporary DATA_DIR: whatever happens (success, failure, Ctrl-C), the
+ * children it started are stopped, any PostgreSQL left in the directory is stopped, and the
+ * directory is removed. A failure is reported on stderr with a non-zero exit code.
+ */
+export async function runBenchmark(
+  command: string,
+  body: (scratch: { dataDir: string; children: Child[] }) => Promise<void>,
+) {
+  stopOnSignals();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `kh-${command.replace(':', '-')}-`));
+  // As root the embedded cluster runs as the `postgres` user, which must be able to enter the directory.
+  chmodSync(dataDir, 0o755);
+  const children: Child[] = [];
+  try {
+    await body({ dataDir, children });
+  } catch (error) {
+    process.stderr.write(`${command} failed: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  } finally {
+    if (children.length > 0) log('stopping the servers');
+    await Promise.all(children.map(stopChild));
+    await stopLeftoverPostgres(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+    log('stopped; temporary DATA_DIR removed');
   }
 }

@@ -1,10 +1,9 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../test/helpers/ports.ts';
 import {
   autocannonVersion,
-  type Child,
   hasExited,
   log,
   measure,
@@ -12,11 +11,9 @@ import {
   type Row,
   ratios,
   readIfExists,
+  runBenchmark,
   type Settings,
   startChild,
-  stopChild,
-  stopLeftoverPostgres,
-  stopOnSignals,
   table,
   upsertSection,
   waitForHealth,
@@ -137,80 +134,63 @@ function section(rows: Row[], bare: Row, settings: Settings, date: Date, loadBef
   ].join('\n');
 }
 
-async function main() {
-  const settings = parseSettings('bench:library');
-  stopOnSignals();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kh-bench-library-'));
-  chmodSync(dataDir, 0o755);
-  const children: Child[] = [];
-  try {
-    const [servicePort, pgPort, barePort] = [await freePort(), await freePort(), await freePort()];
-    const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
-    log(`starting the service on port ${servicePort} (DATA_DIR ${dataDir})`);
-    const service = startChild('the service', 'src/server.ts', {
-      ...inherited,
-      PORT: String(servicePort),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(pgPort),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-    });
-    children.push(service);
-    const bare = startChild('bare Fastify', 'scripts/bench/bare-fastify.ts', {
-      ...inherited,
-      PORT: String(barePort),
-      HOST: '127.0.0.1',
-    });
-    children.push(bare);
-    const baseUrl = `http://127.0.0.1:${servicePort}`;
-    const bareUrl = `http://127.0.0.1:${barePort}/health`;
-    await Promise.all([waitForHealth(service, `${baseUrl}/health`), waitForHealth(bare, bareUrl)]);
+const settings = parseSettings('bench:library');
 
-    log(`creating ${VIDEOS} videos and ${COLLECTIONS} collections through the API`);
-    const { token, videoId } = await fill(baseUrl);
-    const headers = { authorization: `Bearer ${token}` };
+await runBenchmark('bench:library', async ({ dataDir, children }) => {
+  const [servicePort, pgPort, barePort] = [await freePort(), await freePort(), await freePort()];
+  const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
+  log(`starting the service on port ${servicePort} (DATA_DIR ${dataDir})`);
+  const service = startChild('the service', 'src/server.ts', {
+    ...inherited,
+    PORT: String(servicePort),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+  });
+  children.push(service);
+  const bare = startChild('bare Fastify', 'scripts/bench/bare-fastify.ts', {
+    ...inherited,
+    PORT: String(barePort),
+    HOST: '127.0.0.1',
+  });
+  children.push(bare);
+  const baseUrl = `http://127.0.0.1:${servicePort}`;
+  const bareUrl = `http://127.0.0.1:${barePort}/health`;
+  await Promise.all([waitForHealth(service, `${baseUrl}/health`), waitForHealth(bare, bareUrl)]);
 
-    const date = new Date();
-    const loadBefore = os.loadavg()[0] ?? 0;
-    const videoRow = await measure(
-      'Service `GET /videos/{id}`',
-      `${baseUrl}/videos/${videoId}`,
-      settings,
-      headers,
-    );
-    const collectionsRow = await measure(
-      'Service `GET /collections`',
-      `${baseUrl}/collections`,
-      settings,
-      headers,
-    );
-    const bareRow = await measure('Bare Fastify `GET /health`', bareUrl, settings);
-    for (const child of children) {
-      if (hasExited(child)) throw new Error(`${child.name} exited during the run:\n${child.output().trim()}`);
-    }
-    const rows = [videoRow, collectionsRow, bareRow];
-    process.stdout.write(`\n${table(rows)}\n\n${ratios([videoRow, collectionsRow], bareRow)}\n`);
-    writeFileSync(
-      settings.output,
-      upsertSection(
-        readIfExists(settings.output),
-        SECTION_HEADING,
-        section(rows, bareRow, settings, date, loadBefore),
-      ),
-    );
-    log(`wrote ${path.relative(process.cwd(), settings.output)}`);
-  } finally {
-    await Promise.all(children.map(stopChild));
-    await stopLeftoverPostgres(dataDir);
-    rmSync(dataDir, { recursive: true, force: true });
-    log('stopped; temporary DATA_DIR removed');
+  log(`creating ${VIDEOS} videos and ${COLLECTIONS} collections through the API`);
+  const { token, videoId } = await fill(baseUrl);
+  const headers = { authorization: `Bearer ${token}` };
+
+  const date = new Date();
+  const loadBefore = os.loadavg()[0] ?? 0;
+  const videoRow = await measure(
+    'Service `GET /videos/{id}`',
+    `${baseUrl}/videos/${videoId}`,
+    settings,
+    headers,
+  );
+  const collectionsRow = await measure(
+    'Service `GET /collections`',
+    `${baseUrl}/collections`,
+    settings,
+    headers,
+  );
+  const bareRow = await measure('Bare Fastify `GET /health`', bareUrl, settings);
+  for (const child of children) {
+    if (hasExited(child)) throw new Error(`${child.name} exited during the run:\n${child.output().trim()}`);
   }
-}
-
-try {
-  await main();
-} catch (error) {
-  process.stderr.write(`bench:library failed: ${(error as Error).message}\n`);
-  process.exitCode = 1;
-}
+  const rows = [videoRow, collectionsRow, bareRow];
+  process.stdout.write(`\n${table(rows)}\n\n${ratios([videoRow, collectionsRow], bareRow)}\n`);
+  writeFileSync(
+    settings.output,
+    upsertSection(
+      readIfExists(settings.output),
+      SECTION_HEADING,
+      section(rows, bareRow, settings, date, loadBefore),
+    ),
+  );
+  log(`wrote ${path.relative(process.cwd(), settings.output)}`);
+});

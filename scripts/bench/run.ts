@@ -1,10 +1,9 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../test/helpers/ports.ts';
 import {
   autocannonVersion,
-  type Child,
   fastifyVersion,
   hasExited,
   log,
@@ -13,11 +12,9 @@ import {
   type Row,
   ratios,
   readIfExists,
+  runBenchmark,
   type Settings,
   startChild,
-  stopChild,
-  stopLeftoverPostgres,
-  stopOnSignals,
   table,
   upsertSection,
   waitForHealth,
@@ -98,93 +95,71 @@ function section(
   ].join('\n');
 }
 
-async function main() {
-  const settings = parseSettings('bench');
-  stopOnSignals();
+const settings = parseSettings('bench');
 
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kh-bench-'));
-  // As root the embedded cluster runs as the `postgres` user, which must be able to enter the directory.
-  chmodSync(dataDir, 0o755);
-  const children: Child[] = [];
-  try {
-    const [servicePort, pgPort, barePort] = [await freePort(), await freePort(), await freePort()];
-    const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
+await runBenchmark('bench', async ({ dataDir, children }) => {
+  const [servicePort, pgPort, barePort] = [await freePort(), await freePort(), await freePort()];
+  const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
 
-    log(
-      `starting the service on port ${servicePort} (embedded PostgreSQL on ${pgPort}, DATA_DIR ${dataDir})`,
-    );
-    const service = startChild('the service', 'src/server.ts', {
-      ...inherited,
-      PORT: String(servicePort),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(pgPort),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-    });
-    children.push(service);
-    log(`starting bare Fastify on port ${barePort}`);
-    const bare = startChild('bare Fastify', 'scripts/bench/bare-fastify.ts', {
-      ...inherited,
-      PORT: String(barePort),
-      HOST: '127.0.0.1',
-    });
-    children.push(bare);
+  log(`starting the service on port ${servicePort} (embedded PostgreSQL on ${pgPort}, DATA_DIR ${dataDir})`);
+  const service = startChild('the service', 'src/server.ts', {
+    ...inherited,
+    PORT: String(servicePort),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+  });
+  children.push(service);
+  log(`starting bare Fastify on port ${barePort}`);
+  const bare = startChild('bare Fastify', 'scripts/bench/bare-fastify.ts', {
+    ...inherited,
+    PORT: String(barePort),
+    HOST: '127.0.0.1',
+  });
+  children.push(bare);
 
-    const serviceUrl = `http://127.0.0.1:${servicePort}/health`;
-    const bareUrl = `http://127.0.0.1:${barePort}/health`;
-    await Promise.all([waitForHealth(service, serviceUrl), waitForHealth(bare, bareUrl)]);
-    log('both servers answer GET /health');
+  const serviceUrl = `http://127.0.0.1:${servicePort}/health`;
+  const bareUrl = `http://127.0.0.1:${barePort}/health`;
+  await Promise.all([waitForHealth(service, serviceUrl), waitForHealth(bare, bareUrl)]);
+  log('both servers answer GET /health');
 
-    const date = new Date();
-    const loadBefore = os.loadavg()[0] ?? 0;
-    log(`1-minute load average before measuring: ${loadBefore.toFixed(2)}`);
-    const token = await signUp(`http://127.0.0.1:${servicePort}`);
-    const serviceRow = await measure('Service `GET /health`', serviceUrl, settings);
-    const sessionRow = await measure(
-      'Service `GET /auth/session` (bearer)',
-      `http://127.0.0.1:${servicePort}/auth/session`,
-      settings,
-      { authorization: `Bearer ${token}` },
-    );
-    const bareRow = await measure('Bare Fastify `GET /health`', bareUrl, settings);
-    for (const child of children) {
-      if (hasExited(child)) throw new Error(`${child.name} exited during the run:\n${child.output().trim()}`);
-    }
-    const rows = [serviceRow, sessionRow, bareRow];
-    const serviceRows = [serviceRow, sessionRow];
-
-    process.stdout.write(`\n${table(rows)}\n\n${ratios(serviceRows, bareRow)}\n`);
-    for (const row of rows) {
-      if (row.non2xx > 0 || row.errors > 0) {
-        process.stdout.write(
-          `${row.target}: status codes ${JSON.stringify(row.statusCodes)}, ${row.errors} errors (${row.timeouts} timeouts)\n`,
-        );
-      }
-    }
-
-    writeFileSync(
-      settings.output,
-      upsertSection(
-        readIfExists(settings.output),
-        SECTION_HEADING,
-        section(rows, serviceRows, bareRow, settings, date, loadBefore),
-      ),
-    );
-    const shown = path.relative(process.cwd(), settings.output);
-    log(`wrote ${shown.startsWith('..') ? settings.output : shown}`);
-  } finally {
-    if (children.length > 0) log('stopping both servers');
-    await Promise.all(children.map(stopChild));
-    await stopLeftoverPostgres(dataDir);
-    rmSync(dataDir, { recursive: true, force: true });
-    log('stopped; temporary DATA_DIR removed');
+  const date = new Date();
+  const loadBefore = os.loadavg()[0] ?? 0;
+  log(`1-minute load average before measuring: ${loadBefore.toFixed(2)}`);
+  const token = await signUp(`http://127.0.0.1:${servicePort}`);
+  const serviceRow = await measure('Service `GET /health`', serviceUrl, settings);
+  const sessionRow = await measure(
+    'Service `GET /auth/session` (bearer)',
+    `http://127.0.0.1:${servicePort}/auth/session`,
+    settings,
+    { authorization: `Bearer ${token}` },
+  );
+  const bareRow = await measure('Bare Fastify `GET /health`', bareUrl, settings);
+  for (const child of children) {
+    if (hasExited(child)) throw new Error(`${child.name} exited during the run:\n${child.output().trim()}`);
   }
-}
+  const rows = [serviceRow, sessionRow, bareRow];
+  const serviceRows = [serviceRow, sessionRow];
 
-try {
-  await main();
-} catch (error) {
-  process.stderr.write(`bench failed: ${(error as Error).message}\n`);
-  process.exitCode = 1;
-}
+  process.stdout.write(`\n${table(rows)}\n\n${ratios(serviceRows, bareRow)}\n`);
+  for (const row of rows) {
+    if (row.non2xx > 0 || row.errors > 0) {
+      process.stdout.write(
+        `${row.target}: status codes ${JSON.stringify(row.statusCodes)}, ${row.errors} errors (${row.timeouts} timeouts)\n`,
+      );
+    }
+  }
+
+  writeFileSync(
+    settings.output,
+    upsertSection(
+      readIfExists(settings.output),
+      SECTION_HEADING,
+      section(rows, serviceRows, bareRow, settings, date, loadBefore),
+    ),
+  );
+  const shown = path.relative(process.cwd(), settings.output);
+  log(`wrote ${shown.startsWith('..') ? settings.output : shown}`);
+});

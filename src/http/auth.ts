@@ -106,3 +106,14 @@ export const optionalSecurity: Array<Record<string, string[]>> = [{}, { bearerAu
 export async function authenticated(request: FastifyRequest) {
   requireAuth(request);
 }
+
+/**
+ * Whether the credential a long-lived request (an event stream) came with still authenticates
+ * the same user: a signed-out session, a revoked key or an expired one ends the stream.
+ */
+export async function credentialStillValid(request: FastifyRequest, context: AppContext): Promise<boolean> {
+  const token = bearerToken(request) ?? request.cookies[SESSION_COOKIE];
+  if (!token || !request.auth) return false;
+  const result = await authenticate(context.db, context.clock, token);
+  return (result.kind === 'session' || result.kind === 'api_key') && result.user.id === request.auth.user.id;
+}

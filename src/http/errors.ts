@@ -39,6 +39,7 @@ export const errors = {
     new AppError(403, code, message),
   notFound: (message = 'Not found', code = 'NOT_FOUND') => new AppError(404, code, message),
   conflict: (message: string, code = 'CONFLICT') => new AppError(409, code, message),
+  tooManyRequests: (message: string, code = 'RATE_LIMITED') => new AppError(429, code, message),
 };
 
 export const errorResponseSchema = z

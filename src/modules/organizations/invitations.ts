@@ -9,6 +9,7 @@ import { addSeconds, type Clock } from '../../lib/clock.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/service.ts';
 import { queueMail } from '../mail/service.ts';
+import { notify } from '../notifications/notify.ts';
 import { requireRole, roleAtLeast, roleIn } from './access.ts';
 import { managerRole } from './members.ts';
 
@@ -97,6 +98,11 @@ export async function createInvitation(
       .from(organizations)
       .where(eq(organizations.id, organizationId));
     if (!organization) throw errors.notFound('Organization not found');
+    await notifyInvitee(tx, context, {
+      invitation: row,
+      inviterName: inviter.name,
+      organizationName: organization.name,
+    });
     await queueMail(
       tx,
       context.jobs,
@@ -110,6 +116,34 @@ export async function createInvitation(
       }),
     );
     return invitationView(row, now);
+  });
+}
+
+/**
+ * Tells the invitee in the app too when the address already has an account. Never the token: it
+ * travels only by mail (the type's email is 'always', so notify queues no second mail).
+ */
+async function notifyInvitee(
+  tx: Tx,
+  context: AppContext,
+  {
+    invitation,
+    inviterName,
+    organizationName,
+  }: { invitation: InvitationRow; inviterName: string; organizationName: string },
+) {
+  const [invitee] = await tx.select({ id: users.id }).from(users).where(eq(users.email, invitation.email));
+  if (!invitee) return;
+  await notify(tx, context, {
+    type: 'invitation',
+    recipientIds: [invitee.id],
+    organizationId: invitation.organizationId,
+    actorId: invitation.invitedBy,
+    title: `${inviterName} invited you to ${organizationName}`,
+    body: `You are invited to join ${organizationName} as ${invitation.role}. The invitation mail sent to ${invitation.email} has the link to accept it.`,
+    targetType: 'invitation',
+    targetId: invitation.id,
+    data: { invitationId: invitation.id, organizationId: invitation.organizationId, role: invitation.role },
   });
 }
 

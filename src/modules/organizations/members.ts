@@ -1,11 +1,12 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { memberships, users } from '../../db/schema/index.ts';
+import { memberships, organizations, users } from '../../db/schema/index.ts';
 import type { Role } from '../../db/schema/users.ts';
 import { errors } from '../../http/errors.ts';
 import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
 import { recordActivity } from '../activity/service.ts';
+import { notify } from '../notifications/notify.ts';
 import { requireRole } from './access.ts';
 import { reassignDefaultOrganization } from './service.ts';
 
@@ -73,6 +74,31 @@ async function lockMemberRole(tx: Tx, organizationId: string, userId: string): P
   return member.role;
 }
 
+async function notifyRoleChange(
+  tx: Tx,
+  context: AppContext,
+  change: { organizationId: string; actorId: string; memberId: string; from: Role; to: Role },
+) {
+  const [names] = await tx
+    .select({ organization: organizations.name, actor: users.name })
+    .from(organizations)
+    .innerJoin(users, eq(users.id, change.actorId))
+    .where(eq(organizations.id, change.organizationId));
+  if (!names) throw errors.notFound('Organization not found');
+  const { organizationId, from, to } = change;
+  await notify(tx, context, {
+    type: 'role_change',
+    recipientIds: [change.memberId],
+    organizationId,
+    actorId: change.actorId,
+    title: `Your role in ${names.organization} is now ${to}`,
+    body: `${names.actor} changed your role from ${from} to ${to}.`,
+    targetType: 'organization',
+    targetId: organizationId,
+    data: { organizationId, from, to },
+  });
+}
+
 export async function updateMemberRole(
   context: AppContext,
   callerId: string,
@@ -99,6 +125,15 @@ export async function updateMemberRole(
       targetId: memberId,
       metadata: { from: current, to: role },
     });
+    if (current !== role) {
+      await notifyRoleChange(tx, context, {
+        organizationId,
+        actorId: callerId,
+        memberId,
+        from: current,
+        to: role,
+      });
+    }
     const [member] = await tx
       .select(memberColumns)
       .from(memberships)

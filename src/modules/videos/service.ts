@@ -1,10 +1,20 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { channels, collections, organizations, series, videos } from '../../db/schema/index.ts';
+import {
+  channelFollows,
+  channels,
+  collections,
+  memberships,
+  organizations,
+  series,
+  videos,
+} from '../../db/schema/index.ts';
 import { type ErrorDetail, errors } from '../../http/errors.ts';
 import { durationToSeconds } from '../../lib/duration.ts';
+import { truncate } from '../../lib/text.ts';
 import { recordActivity } from '../activity/service.ts';
+import { notify } from '../notifications/notify.ts';
 import { requireRole } from '../organizations/access.ts';
 import { replaceTranscript } from '../transcripts/service.ts';
 import { requireVideoAccess, type VideoRow } from './access.ts';
@@ -77,6 +87,41 @@ const recordVideoActivity = (
     metadata,
   });
 
+const NOTIFICATION_BODY_MAX = 200;
+
+/**
+ * Tells the followers of the channel a video has just entered, those still members of the
+ * video's organization (a follow outlives a membership), except whoever put it there.
+ */
+async function notifyChannelFollowers(tx: Tx, context: AppContext, actorId: string, video: VideoRow) {
+  if (!video.channelId) return;
+  const followers = await tx
+    .select({ id: channelFollows.userId, channelName: channels.name })
+    .from(channelFollows)
+    .innerJoin(channels, eq(channels.id, channelFollows.channelId))
+    .innerJoin(
+      memberships,
+      and(
+        eq(memberships.userId, channelFollows.userId),
+        eq(memberships.organizationId, video.organizationId),
+      ),
+    )
+    .where(eq(channelFollows.channelId, video.channelId));
+  const channelName = followers[0]?.channelName;
+  if (channelName === undefined) return;
+  await notify(tx, context, {
+    type: 'channel_video',
+    recipientIds: followers.map((follower) => follower.id),
+    organizationId: video.organizationId,
+    actorId,
+    title: `New video in #${channelName}: "${video.title}"`,
+    body: truncate(video.description ?? '', NOTIFICATION_BODY_MAX),
+    targetType: 'video',
+    targetId: video.id,
+    data: { videoId: video.id, channelId: video.channelId },
+  });
+}
+
 export async function createVideo(context: AppContext, userId: string, input: CreateVideoInput) {
   return context.db.transaction(async (tx) => {
     await requireRole(tx, { userId, organizationId: input.organizationId, minRole: 'member' });
@@ -109,6 +154,7 @@ export async function createVideo(context: AppContext, userId: string, input: Cr
     const video =
       input.transcript != null ? await storeTranscript(tx, context, inserted, input.transcript) : inserted;
     await recordVideoActivity(tx, userId, 'video.created', video, { title: video.title });
+    await notifyChannelFollowers(tx, context, userId, video);
     return toVideoView(video);
   });
 }
@@ -161,6 +207,8 @@ export async function updateVideo(
         ? await storeTranscript(tx, context, written, changes.transcript)
         : written;
     await recordVideoActivity(tx, userId, 'video.updated', updated, { title: updated.title, fields });
+    // changedFields keeps only a channelId that differs: the video has just moved into this channel.
+    if (changes.channelId) await notifyChannelFollowers(tx, context, userId, updated);
     return toVideoView(updated);
   });
 }

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { truncate } from './text.ts';
+
+describe('truncate', () => {
+  it('keeps text at or under the limit as it is', () => {
+    expect(truncate('', 5)).toBe('');
+    expect(truncate('hello', 5)).toBe('hello');
+  });
+
+  it('cuts longer text to the limit, the last character being the ellipsis', () => {
+    expect(truncate('hello world', 5)).toBe('hell…');
+    expect(Array.from(truncate('x'.repeat(300), 200))).toHaveLength(200);
+  });
+
+  it('counts an emoji as one character and never splits it', () => {
+    expect(truncate('👍👍👍', 3)).toBe('👍👍👍');
+    expect(truncate('👍👍👍👍', 3)).toBe('👍👍…');
+  });
+});
