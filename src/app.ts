@@ -32,6 +32,9 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { notificationStreamRoutes } from './modules/notifications/stream-routes.ts';
 import { organizationRoutes } from './modules/organizations/routes.ts';
+import { savedSearchRoutes } from './modules/saved-searches/routes.ts';
+import { searchRoutes } from './modules/search/routes.ts';
+import { searchSuggestionRoutes } from './modules/search/suggestion-routes.ts';
 import { seriesRoutes } from './modules/series/routes.ts';
 import { shareLinkRoutes } from './modules/share-links/routes.ts';
 import { transcriptRoutes } from './modules/transcripts/routes.ts';
@@ -177,7 +180,10 @@ export async function buildApp(deps: AppDeps) {
   await app.register(activityRoutes, { context });
   await app.register(clipRoutes, { context });
   await app.register(shareLinkRoutes, { context });
+  await app.register(searchSuggestionRoutes, { context });
+  await app.register(savedSearchRoutes, { context });
   await app.register(commentRoutes, { context });
+  await app.register(searchRoutes, { context });
   await app.register(notificationRoutes, { context });
   await app.register(notificationStreamRoutes, { context, pool: deps.database.pool });
 

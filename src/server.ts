@@ -1,9 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { connectDatabase } from './db/client.ts';
-import { startEmbeddedPostgres } from './db/embedded.ts';
-import { runMigrations } from './db/migrate.ts';
+import { openDatabase } from './db/open.ts';
 import { jobDefinitions } from './jobs/index.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -16,19 +14,10 @@ import { createLogger, type Logger } from './logger.ts';
  * whatever has started so far.
  */
 export async function startServer(config: Config, logger: Logger, stopSteps: Array<() => Promise<void>>) {
-  let url = config.databaseUrl;
-  if (!url) {
-    const embedded = await startEmbeddedPostgres({
-      dataDir: config.dataDir,
-      port: config.embeddedPgPort,
-      log: (message) => logger.info(message),
-    });
-    stopSteps.push(() => embedded.stop());
-    url = embedded.url;
-  }
-  await runMigrations(url);
-  const database = connectDatabase(url, { max: config.databasePoolSize });
-  stopSteps.push(() => database.close());
+  const { url, database } = await openDatabase(config, stopSteps, {
+    poolSize: config.databasePoolSize,
+    log: (message) => logger.info(message),
+  });
   const jobs = await startJobQueue({ url, db: database.db, logger, jobs: jobDefinitions(config) });
   stopSteps.push(() => jobs.stop(config.shutdownTimeoutMs));
   const app = await buildApp({ config, database, jobs, logger });

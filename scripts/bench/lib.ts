@@ -10,12 +10,14 @@ import { parseArgs } from 'node:util';
 /** What the benchmarks share: child processes, autocannon runs, tables and docs/benchmarks.md sections. */
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TITLE = '# Benchmarks';
-const INTRO =
-  'Reproduce with `npm run bench` (about 30 s; options such as `npm run bench -- --duration 5 --connections 20`). ' +
-  'Each benchmark owns one `## ` section of this file and rewrites only that section when it runs. ' +
-  'The figures come from a single run on the machine named in each section: compare ratios rather than ' +
-  'absolute numbers across machines.';
+const BENCHMARKS = {
+  title: '# Benchmarks',
+  intro:
+    'Reproduce with `npm run bench` (about 30 s; options such as `npm run bench -- --duration 5 --connections 20`). ' +
+    'Each benchmark owns one `## ` section of this file and rewrites only that section when it runs. ' +
+    'The figures come from a single run on the machine named in each section: compare ratios rather than ' +
+    'absolute numbers across machines.',
+};
 const READY_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 45_000;
 
@@ -274,9 +276,14 @@ export function ratios(serviceRows: Row[], bare: Row): string {
 }
 
 /** Replaces this benchmark's section (its heading up to the next `## ` heading) and keeps the rest. */
-export function upsertSection(current: string | undefined, heading: string, text: string): string {
-  if (!current?.trim()) return `${TITLE}\n\n${INTRO}\n\n${text}`;
-  const base = current.startsWith(`${TITLE}\n`) ? current : `${TITLE}\n\n${INTRO}\n\n${current}`;
+export function upsertSection(
+  current: string | undefined,
+  heading: string,
+  text: string,
+  { title, intro }: { title: string; intro: string } = BENCHMARKS,
+): string {
+  if (!current?.trim()) return `${title}\n\n${intro}\n\n${text}`;
+  const base = current.startsWith(`${title}\n`) ? current : `${title}\n\n${intro}\n\n${current}`;
   const lines = base.split('\n');
   let start = -1;
   let end = lines.length;
@@ -322,7 +329,11 @@ export async function runBenchmark(
   try {
     await body({ dataDir, children });
   } catch (error) {
-    process.stderr.write(`${command} failed: ${(error as Error).message}\n`);
+    // Drizzle's errors name the query; the database's own message is their cause.
+    const cause = (error as Error).cause;
+    process.stderr.write(
+      `${command} failed: ${(error as Error).message}\n${cause instanceof Error ? `${cause.message}\n` : ''}`,
+    );
     process.exitCode = 1;
   } finally {
     if (children.length > 0) log('stopping the servers');
@@ -331,4 +342,24 @@ export async function runBenchmark(
     rmSync(dataDir, { recursive: true, force: true });
     log('stopped; temporary DATA_DIR removed');
   }
+}
+
+export type Api = <T>(method: string, url: string, body?: unknown) => Promise<T>;
+
+/** JSON requests to the service under test, as `token`'s bearer; anything but 2xx throws with the body. */
+export function apiFor(baseUrl: string, token?: string): Api {
+  return async <T>(method: string, url: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (response.status >= 300)
+      throw new Error(`${method} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+    return JSON.parse(text) as T;
+  };
 }

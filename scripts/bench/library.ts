@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../test/helpers/ports.ts';
 import {
+  apiFor,
   autocannonVersion,
   hasExited,
   log,
@@ -32,25 +33,6 @@ const SECTION_HEADING = '## Library reads';
 const VIDEOS = 300;
 const COLLECTIONS = 30;
 const PARALLEL_WRITES = 8;
-
-type Api = <T>(method: string, url: string, body?: unknown) => Promise<T>;
-
-function apiFor(baseUrl: string, token?: string): Api {
-  return async <T>(method: string, url: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl}${url}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (response.status >= 300)
-      throw new Error(`${method} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text) as T;
-  };
-}
 
 /** Runs `task(i)` for i in 0..count-1, `PARALLEL_WRITES` at a time. */
 async function inParallel(count: number, task: (index: number) => Promise<void>) {

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { freePort } from '../../test/helpers/ports.ts';
 import { openEventStream } from '../../test/helpers/sse.ts';
 import {
+  apiFor,
   hasExited,
   log,
   ROOT,
@@ -38,18 +39,6 @@ function settings() {
   const count = Number(values.count);
   if (!Number.isInteger(count) || count < 10) throw new Error('--count must be a whole number ≥ 10');
   return { count, output: path.resolve(values.output) };
-}
-
-async function post<T>(url: string, token: string | null, body: unknown): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status >= 300)
-    throw new Error(`POST ${url} answered ${response.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
 }
 
 type SignUp = {
@@ -100,12 +89,12 @@ await runBenchmark('bench:notifications', async ({ dataDir, children }) => {
   await waitForHealth(b, `${urlB}/health`);
 
   const credentials = { password: 'benchmark-password' };
-  const inviter = await post<SignUp>(`${urlA}/auth/sign-up`, null, {
+  const inviter = await apiFor(urlA)<SignUp>('POST', '/auth/sign-up', {
     ...credentials,
     email: 'inviter@example.com',
     name: 'Inviter',
   });
-  const invitee = await post<SignUp>(`${urlA}/auth/sign-up`, null, {
+  const invitee = await apiFor(urlA)<SignUp>('POST', '/auth/sign-up', {
     ...credentials,
     email: 'invitee@example.com',
     name: 'Invitee',
@@ -115,7 +104,8 @@ await runBenchmark('bench:notifications', async ({ dataDir, children }) => {
   const onA = await openEventStream(`${urlA}/notifications/stream`, inviteeHeaders);
   await Promise.all([onB.next('ready'), onA.next('ready')]);
 
-  const invitationsUrl = `${urlA}/organizations/${inviter.data.user.defaultOrganizationId}/invitations`;
+  const invitationsPath = `/organizations/${inviter.data.user.defaultOrganizationId}/invitations`;
+  const asInviter = apiFor(urlA, inviter.data.session.sessionId);
   const request: number[] = [];
   const crossInstance: number[] = [];
   const sameInstance: number[] = [];
@@ -125,7 +115,7 @@ await runBenchmark('bench:notifications', async ({ dataDir, children }) => {
     const arrivals = Promise.all(
       [onB, onA].map((stream) => stream.next('notification', 10_000).then(() => performance.now())),
     );
-    await post(invitationsUrl, inviter.data.session.sessionId, {
+    await asInviter('POST', invitationsPath, {
       email: 'invitee@example.com',
       role: 'member',
     });

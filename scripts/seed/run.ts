@@ -1,9 +1,7 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from '../../src/app.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { connectDatabase } from '../../src/db/client.ts';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
-import { runMigrations } from '../../src/db/migrate.ts';
+import { openDatabase } from '../../src/db/open.ts';
 import { jobDefinitions } from '../../src/jobs/index.ts';
 import { startJobQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -35,15 +33,7 @@ async function main() {
   const logger = createLogger('warn');
   const stops: Array<() => Promise<void>> = [];
   try {
-    let url = config.databaseUrl;
-    if (!url) {
-      const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
-      stops.push(() => embedded.stop());
-      url = embedded.url;
-    }
-    await runMigrations(url);
-    const database = connectDatabase(url, { max: 4 });
-    stops.push(() => database.close());
+    const { url, database } = await openDatabase(config, stops, { poolSize: 4 });
     const jobs = await startJobQueue({ url, db: database.db, logger, jobs: jobDefinitions(config) });
     stops.push(() => jobs.stop(5000));
     const app = await buildApp({ config, database, jobs, logger });

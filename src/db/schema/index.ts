@@ -5,4 +5,5 @@ export * from './library.ts';
 export * from './mail.ts';
 export * from './organizations.ts';
 export * from './rate-limits.ts';
+export * from './search.ts';
 export * from './users.ts';

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { speakers, transcriptSegments, videos } from '../../db/schema/index.ts';
 import { AppError, errors } from '../../http/errors.ts';
 import { recordActivity } from '../activity/service.ts';
+import { buildChunks, writeChunks } from '../search/chunks.ts';
 import { requireVideoAccess } from '../videos/access.ts';
 import { toSrt, toVtt } from './format.ts';
 import { detectFormat, parseTranscript, type TranscriptFormat } from './parse.ts';
@@ -61,6 +62,8 @@ async function writeTranscript(
   segments: Segment[],
 ) {
   await storeSegments(tx, video, segments);
+  // The search index and the AI layer read passages, cut from the segments just stored.
+  await rebuildChunks(tx, video);
   await tx
     .update(videos)
     .set({ transcript: text, updatedAt: context.clock.now() })
@@ -113,7 +116,9 @@ async function upsertSpeakers(
       names.set(normalizeName(speaker), speaker.trim());
   }
   const ids = new Map<string, string>();
-  const entries = [...names.entries()];
+  // In name order: transcripts of one organization stored at once then lock speakers in the same
+  // order, instead of deadlocking on each other's.
+  const entries = [...names.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (let offset = 0; offset < entries.length; offset += SPEAKER_BATCH) {
     const rows = await tx
       .insert(speakers)
@@ -131,6 +136,15 @@ async function upsertSpeakers(
     for (const row of rows) ids.set(row.normalizedName, row.id);
   }
   return ids;
+}
+
+/**
+ * Cuts a video's stored segments into the passages search and the AI layer read, under the
+ * speakers' current names: when a transcript is stored, after a speaker is renamed, and by the
+ * re-index command.
+ */
+export async function rebuildChunks(tx: Tx, video: { id: string; organizationId: string }) {
+  await writeChunks(tx, video, buildChunks(await transcriptSegmentsOf(tx, video.id)));
 }
 
 /** A video's segments in order, with speakers under their current names. Share pages read them too. */

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { memberships, speakers, transcriptSegments } from '../../db/schema/index.ts';
+import { memberships, speakers, transcriptChunks, transcriptSegments } from '../../db/schema/index.ts';
 import type { Role } from '../../db/schema/users.ts';
 import { AppError, type ErrorDetail, errors } from '../../http/errors.ts';
 import { type Page, type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
@@ -9,6 +9,7 @@ import { recordActivity } from '../activity/service.ts';
 import { requireRole } from '../organizations/access.ts';
 import { requireVideoAccess } from '../videos/access.ts';
 import type { SpeakerView } from './schemas.ts';
+import { rebuildChunks } from './service.ts';
 
 /** Videos (not deleted) in which the speaker has at least one segment: one index-backed subquery per row. */
 const videoCount = sql<number>`(
@@ -134,6 +135,14 @@ export async function updateSpeaker(
     if (body.userId !== undefined) changes.userId = body.userId;
     if (Object.keys(changes).length > 0)
       await tx.update(speakers).set(changes).where(eq(speakers.id, speaker.id));
+    if (changes.name !== undefined && changes.name !== speaker.name) {
+      // Passages name their speakers: searching the new name must find what they said.
+      const spokenIn = await tx
+        .selectDistinct({ id: transcriptChunks.videoId, organizationId: transcriptChunks.organizationId })
+        .from(transcriptChunks)
+        .where(sql`${transcriptChunks.speakerIds} @> array[${speaker.id}]::uuid[]`);
+      for (const video of spokenIn) await rebuildChunks(tx, video);
+    }
     await recordActivity(tx, {
       organizationId: speaker.organizationId,
       actorId: userId,

@@ -1,0 +1,95 @@
+import { sql } from 'drizzle-orm';
+import {
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './columns.ts';
+import { videos } from './library.ts';
+import { organizations } from './organizations.ts';
+import { users } from './users.ts';
+
+/*
+ * The full-text index lives in `search` columns GENERATED from each searchable table's text
+ * (videos, transcript_chunks, clips, comments, channels, series, collections), with GIN indexes,
+ * and in trigram indexes for suggestions. They are created by the hand-written migration
+ * 0007_search_index.sql and deliberately not declared here: Drizzle would otherwise read the
+ * vectors back on every `select()` of those tables.
+ */
+
+/**
+ * A transcript cut into passages of about 150–300 words that keep speaker turns whole (a turn
+ * longer than that is cut at sentence ends): what search ranks and what the AI layer retrieves.
+ * Rebuilt with the video's segments.
+ */
+export const transcriptChunks = pgTable(
+  'transcript_chunks',
+  {
+    id: id(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').notNull(),
+    index: integer('index').notNull(),
+    /** The transcript segments the chunk covers, inclusive. */
+    firstSegmentIndex: integer('first_segment_index').notNull(),
+    lastSegmentIndex: integer('last_segment_index').notNull(),
+    startSeconds: doublePrecision('start_seconds').notNull(),
+    endSeconds: doublePrecision('end_seconds').notNull(),
+    /** Who speaks in it, in order of first words; ids where the label became a speaker. */
+    speakerNames: text('speaker_names').array().notNull(),
+    speakerIds: uuid('speaker_ids').array().notNull(),
+    text: text('text').notNull(),
+    wordCount: integer('word_count').notNull(),
+  },
+  (table) => [uniqueIndex('transcript_chunks_video_index_key').on(table.videoId, table.index)],
+);
+
+/** What a person searched for, newest first; they can list and clear it. */
+export const searchHistory = pgTable(
+  'search_history',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    query: text('query').notNull(),
+    /** The filters the search was made with (types, channelId, from…). */
+    filters: jsonb('filters').$type<Record<string, unknown>>().notNull().default({}),
+    resultCount: integer('result_count').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('search_history_user_id_idx').on(table.userId, table.createdAt)],
+);
+
+/** A named search a person keeps, in one organization; names are unique per person and organization. */
+export const savedSearches = pgTable(
+  'saved_searches',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    query: text('query').notNull(),
+    filters: jsonb('filters').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('saved_searches_user_organization_name_key').on(
+      table.userId,
+      table.organizationId,
+      sql`lower(${table.name})`,
+    ),
+  ],
+);

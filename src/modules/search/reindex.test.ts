@@ -1,0 +1,103 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.ts';
+import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { speakers, transcriptChunks } from '../../db/schema/index.ts';
+import { reindexAll } from './reindex.ts';
+
+const TRANSCRIPT = [
+  'WEBVTT',
+  '',
+  '00:00:00.000 --> 00:00:05.000',
+  '<v Dana>The quokka enclosure needs a new fence before spring.',
+  '',
+  '00:00:05.000 --> 00:00:09.000',
+  '<v Eli>Agreed, I will get three quotes.',
+  '',
+].join('\n');
+
+describe('the knowledge index', () => {
+  const ctx = useTestApp();
+  let owner: SignedUpUser;
+  let videoId: string;
+
+  const searchIds = async (q: string) => {
+    const response = await ctx().app.inject({
+      method: 'GET',
+      url: `/search?${new URLSearchParams({ q })}`,
+      headers: owner.headers,
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json().data.map((result: { id: string }) => result.id);
+  };
+
+  beforeAll(async () => {
+    owner = await signUpUser(ctx().app, { name: 'Olga Owner' });
+    const response = await ctx().app.inject({
+      method: 'POST',
+      url: '/videos',
+      headers: owner.headers,
+      payload: {
+        organizationId: owner.organizationId,
+        title: 'Zoo board',
+        duration: '0:09',
+        transcript: TRANSCRIPT,
+      },
+    });
+    expect(response.statusCode).toBe(201);
+    videoId = response.json().id;
+  });
+
+  it('stores passages with the transcript, and replaces them with it', async () => {
+    const chunks = await ctx()
+      .database.db.select({ text: transcriptChunks.text, speakerNames: transcriptChunks.speakerNames })
+      .from(transcriptChunks)
+      .where(eq(transcriptChunks.videoId, videoId));
+    expect(chunks).toStrictEqual([
+      {
+        text: 'Dana: The quokka enclosure needs a new fence before spring.\nEli: Agreed, I will get three quotes.',
+        speakerNames: ['Dana', 'Eli'],
+      },
+    ]);
+    const replaced = await ctx().app.inject({
+      method: 'PUT',
+      url: `/videos/${videoId}/transcript`,
+      headers: owner.headers,
+      payload: { text: 'Dana: The wombat burrow is finished.' },
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(await searchIds('quokka')).toEqual([]);
+    expect(await searchIds('wombat')).toEqual([videoId]);
+    const restored = await ctx().app.inject({
+      method: 'PUT',
+      url: `/videos/${videoId}/transcript`,
+      headers: owner.headers,
+      payload: { text: TRANSCRIPT },
+    });
+    expect(restored.statusCode).toBe(200);
+  });
+
+  it('finds what a speaker said under their new name once renamed', async () => {
+    const [dana] = await ctx()
+      .database.db.select({ id: speakers.id })
+      .from(speakers)
+      .where(eq(speakers.organizationId, owner.organizationId));
+    const rename = await ctx().app.inject({
+      method: 'PATCH',
+      url: `/speakers/${dana?.id}`,
+      headers: owner.headers,
+      payload: { name: 'Dana Scully' },
+    });
+    expect(rename.statusCode, rename.body).toBe(200);
+    expect(await searchIds('scully')).toEqual([videoId]);
+  });
+
+  it('rebuilds lost passages with reindexAll, which the re-index command runs', async () => {
+    await ctx().database.db.delete(transcriptChunks).where(eq(transcriptChunks.videoId, videoId));
+    expect(await searchIds('quokka')).toEqual([]);
+    const messages: string[] = [];
+    expect(await reindexAll(ctx().database.db, (message) => messages.push(message))).toBe(1);
+    expect(messages.at(-1)).toBe('1 videos re-chunked; 7 search indexes rebuilt');
+    expect(await searchIds('quokka')).toEqual([videoId]);
+  });
+});

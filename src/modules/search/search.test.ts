@@ -1,0 +1,204 @@
+import { readFileSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.ts';
+import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { videos } from '../../db/schema/index.ts';
+import { type Team, team } from '../transcripts/test-support.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+describe('GET /search', () => {
+  const ctx = useTestApp();
+  let t: Team;
+  let outsider: SignedUpUser;
+  let roadmapId: string;
+
+  const post = async (user: SignedUpUser, url: string, payload: Record<string, unknown>) => {
+    const response = await ctx().app.inject({ method: 'POST', url, headers: user.headers, payload });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json();
+  };
+  const search = (user: SignedUpUser | null, query: Record<string, string>) =>
+    ctx().app.inject({
+      method: 'GET',
+      url: `/search?${new URLSearchParams(query)}`,
+      headers: user ? user.headers : {},
+    });
+  const found = async (user: SignedUpUser, q: string, extra: Record<string, string> = {}) => {
+    const response = await search(user, { q, ...extra });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+  const ids = (body: { data: Array<{ id: string }> }) => body.data.map((result) => result.id);
+
+  beforeAll(async () => {
+    t = await team(ctx());
+    outsider = await signUpUser(ctx().app, { name: 'Otto Outsider' });
+    const roadmap = await post(t.member, '/videos', {
+      organizationId: t.organizationId,
+      title: 'Quarterly roadmap review',
+      description: 'Platform team planning.',
+      duration: '1:05',
+      transcript: fixture('roadmap-review.vtt'),
+    });
+    roadmapId = roadmap.id;
+    // The same words elsewhere: another organization, and a deleted video.
+    await post(outsider, '/videos', {
+      organizationId: outsider.organizationId,
+      title: 'Outsider roadmap',
+      duration: '1:05',
+      transcript: fixture('roadmap-review.vtt'),
+    });
+    const deleted = await post(t.member, '/videos', {
+      organizationId: t.organizationId,
+      title: 'Old roadmap (deleted)',
+      duration: '1:05',
+      transcript: fixture('roadmap-review.vtt'),
+    });
+    const removal = await ctx().app.inject({
+      method: 'DELETE',
+      url: `/videos/${deleted.id}`,
+      headers: t.member.headers,
+    });
+    expect(removal.statusCode).toBe(200);
+  });
+
+  it('finds a phrase spoken in a meeting, with a moment inside the right segment and the words marked', async () => {
+    const body = await found(t.viewer, '"launch date"');
+    expect(body.data).toHaveLength(1);
+    const [result] = body.data;
+    expect(result).toStrictEqual({
+      type: 'video',
+      id: roadmapId,
+      videoId: roadmapId,
+      organizationId: t.organizationId,
+      title: 'Quarterly roadmap review',
+      snippet: expect.stringContaining('<mark>launch</mark> <mark>date</mark>'),
+      score: expect.any(Number),
+      createdAt: isoDate,
+      moments: [
+        {
+          start: 19.5,
+          end: 31,
+          speaker: 'Alice',
+          snippet: expect.stringContaining('<mark>launch</mark> <mark>date</mark>'),
+        },
+      ],
+    });
+    expect(body.pagination).toStrictEqual({ page: 1, limit: 20, total: 1, totalPages: 1 });
+    expect(body.facets).toStrictEqual({
+      types: { video: 1, clip: 0, comment: 0, channel: 0, series: 0, collection: 0 },
+    });
+  });
+
+  it('matches stemmed words and prefixes of the last word', async () => {
+    // "run" finds "running" (stemmed); "organi" finds "organization" (prefix); "roadm" finds "roadmap".
+    for (const q of ['run', 'organi', 'roadm', 'settings organi']) {
+      expect(ids(await found(t.member, q)), q).toEqual([roadmapId]);
+    }
+    const moment = (await found(t.member, 'running late')).data[0].moments[0];
+    expect(moment).toMatchObject({ start: 8, end: 19.5, speaker: 'Bob' });
+  });
+
+  it('honours exclusions and OR; an exclusion applies to each matched title or passage', async () => {
+    // The title still says "roadmap" without "battery"; the passage that says both is left out.
+    const excluded = await found(t.member, 'roadmap -battery');
+    expect(ids(excluded)).toEqual([roadmapId]);
+    expect(excluded.data[0].moments).toEqual([]);
+    expect(ids(await found(t.member, 'battery -"launch date"'))).toEqual([]);
+    expect(ids(await found(t.member, 'zebra OR battery'))).toEqual([roadmapId]);
+    expect(ids(await found(t.member, 'zebra battery'))).toEqual([]);
+    // Nothing asked for but exclusions: nothing found (rather than everything without the word).
+    expect(await found(t.member, '-zebra')).toMatchObject({ data: [], pagination: { total: 0 } });
+  });
+
+  it("never shows another organization's content or soft-deleted videos, in results or facets", async () => {
+    const mine = await found(t.member, 'roadmap');
+    expect(ids(mine)).toEqual([roadmapId]);
+    expect(mine.facets.types.video).toBe(1);
+    const theirs = await found(outsider, 'roadmap');
+    expect(theirs.data.map((result: { title: string }) => result.title)).toEqual(['Outsider roadmap']);
+    const forbidden = await search(outsider, { q: 'roadmap', organizationId: t.organizationId });
+    expect(forbidden.statusCode).toBe(403);
+  });
+
+  it('escapes HTML from the source before marking matches', async () => {
+    const video = await post(t.member, '/videos', {
+      organizationId: t.organizationId,
+      title: 'Security <b>review</b>',
+      duration: '0:20',
+      transcript:
+        'WEBVTT\n\n00:00:00.000 --> 00:00:10.000\n<v Eve>The xylophone <script>alert("x")</script> & <img src=x onerror=alert(1)> xylophone.\n',
+    });
+    const body = await found(t.member, 'xylophone');
+    expect(ids(body)).toEqual([video.id]);
+    const snippet: string = body.data[0].moments[0].snippet;
+    expect(snippet).not.toMatch(/<(?!\/?mark>)/);
+    expect(snippet).toContain('<mark>xylophone</mark>');
+    const titleHit = await found(t.member, 'security review');
+    expect(titleHit.data[0].snippet).not.toMatch(/<(?!\/?mark>)/);
+  });
+
+  it("records each search in the caller's history, with its filters and result count", async () => {
+    const searcher = await signUpUser(ctx().app, { name: 'Hana History' });
+    await found(searcher, 'quarterly', { types: 'video,clip' });
+    const history = await ctx().app.inject({
+      method: 'GET',
+      url: '/search/history',
+      headers: searcher.headers,
+    });
+    expect(history.statusCode).toBe(200);
+    expect(history.json().data).toStrictEqual([
+      {
+        id: expect.any(String),
+        query: 'quarterly',
+        filters: { types: ['video', 'clip'] },
+        organizationId: null,
+        resultCount: 0,
+        createdAt: isoDate,
+      },
+    ]);
+  });
+
+  it('answers 401 without credentials and 400 for an empty query or an unknown type', async () => {
+    expect((await search(null, { q: 'roadmap' })).statusCode).toBe(401);
+    const empty = await search(t.member, { q: '   ' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().details.map((d: { path: string }) => d.path)).toEqual(['querystring.q']);
+    const badType = await search(t.member, { q: 'roadmap', types: 'video,podcast' });
+    expect(badType.statusCode).toBe(400);
+  });
+
+  it('follows every write: an update, a deletion and a restore change the results at once', async () => {
+    const video = await post(t.member, '/videos', {
+      organizationId: t.organizationId,
+      title: 'Gazpacho tasting',
+      duration: '0:30',
+    });
+    expect(ids(await found(t.member, 'gazpacho'))).toEqual([video.id]);
+    const patch = await ctx().app.inject({
+      method: 'PATCH',
+      url: `/videos/${video.id}`,
+      headers: t.member.headers,
+      payload: { title: 'Soup tasting' },
+    });
+    expect(patch.statusCode).toBe(200);
+    expect(ids(await found(t.member, 'gazpacho'))).toEqual([]);
+    expect(ids(await found(t.member, 'soup'))).toEqual([video.id]);
+    await ctx().app.inject({ method: 'DELETE', url: `/videos/${video.id}`, headers: t.member.headers });
+    expect(ids(await found(t.member, 'soup'))).toEqual([]);
+    await ctx().app.inject({
+      method: 'POST',
+      url: `/videos/${video.id}/restore`,
+      headers: t.member.headers,
+    });
+    expect(ids(await found(t.member, 'soup'))).toEqual([video.id]);
+    const [row] = await ctx()
+      .database.db.select({ id: videos.id })
+      .from(videos)
+      .where(eq(videos.id, video.id));
+    expect(row?.id).toBe(video.id);
+  });
+});

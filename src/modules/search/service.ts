@@ -1,0 +1,310 @@
+import { eq, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { memberships } from '../../db/schema/index.ts';
+import { toPage } from '../../http/pagination.ts';
+import { requireRole } from '../organizations/access.ts';
+import { parseQuery, toTsquery } from './query.ts';
+import { SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from './schemas.ts';
+
+const MOMENTS_PER_VIDEO = 3;
+/** Videos whose passages are ranked exactly, at least (see resultsSql). */
+const RESCORE_MIN = 40;
+/** Rank weights for D, C, B, A (ts_rank_cd's order): titles and names count most. */
+const WEIGHTS = sql.raw(`'{0.1, 0.2, 0.4, 1.0}'::float4[]`);
+/** Normalisation 32: rank / (rank + 1), so every type's score falls in [0, 1). */
+const rank = (vector: SQL) => sql`ts_rank_cd(${WEIGHTS}, ${vector}, q.query, 32)`;
+const HEADLINE_OPTIONS = 'StartSel=<mark>, StopSel=</mark>, MaxWords=30, MinWords=12, ShortWord=2';
+/** A snippet of `text`, HTML escaped first so that only our `<mark>` tags are markup. */
+const headline = (text: SQL) =>
+  sql`ts_headline('english', kh_html_escape(${text}), q.query, ${HEADLINE_OPTIONS})`;
+
+type Scope = {
+  organizationIds: string[];
+  /** The speakers a `speaker` filter names (none found: nothing matches). */
+  speakerIds: string[] | null;
+};
+
+/** The organizations searched: the one asked for (403 unless a member) or all of the caller's. */
+async function organizationsOf(db: Db, userId: string, organizationId: string | undefined) {
+  if (organizationId) {
+    await requireRole(db, { userId, organizationId });
+    return [organizationId];
+  }
+  const rows = await db
+    .select({ id: memberships.organizationId })
+    .from(memberships)
+    .where(eq(memberships.userId, userId));
+  return rows.map((row) => row.id);
+}
+
+async function speakersNamed(db: Db, organizationIds: string[], name: string): Promise<string[]> {
+  const rows = await db.execute<{ id: string }>(sql`
+    select id from speakers
+    where organization_id = any(${sql.param(organizationIds)}::uuid[]) and normalized_name = lower(${name})`);
+  return rows.rows.map((row) => row.id);
+}
+
+/**
+ * Passages (alias `c`) that hold the words; with a speaker filter, in a turn of one of those
+ * speakers — a passage where Alice speaks and Bob says the words is not Alice saying them.
+ */
+function spokenBy(speakerIds: string[] | null): SQL {
+  if (!speakerIds) return sql`true`;
+  return sql`exists (
+    select 1 from transcript_segments s
+    where s.video_id = c.video_id and s.index between c.first_segment_index and c.last_segment_index
+      and s.speaker_id = any(${sql.param(speakerIds)}::uuid[]) and s.search @@ q.query)`;
+}
+
+/** The text a snippet is cut from: the title (or name) and the description, so that either can be marked. */
+const titled = (title: SQL, description: SQL) => sql`${title} || coalesce(': ' || ${description}, '')`;
+
+/** Conditions on the video (alias `v`) that video, clip and comment results share. */
+function videoConditions(query: SearchQuery): SQL {
+  const conditions: SQL[] = [sql`not v.is_deleted`];
+  if (query.channelId) conditions.push(sql`v.channel_id = ${query.channelId}`);
+  if (query.seriesId) conditions.push(sql`v.series_id = ${query.seriesId}`);
+  if (query.collectionId) conditions.push(sql`v.collection_id = ${query.collectionId}`);
+  return sql.join(conditions, sql` and `);
+}
+
+/** Creation time and author conditions on a result's own row. */
+function ownConditions(query: SearchQuery, createdAt: SQL, author: SQL): SQL {
+  const conditions: SQL[] = [sql`true`];
+  if (query.authorId) conditions.push(sql`${author} = ${query.authorId}`);
+  if (query.from) conditions.push(sql`${createdAt} >= ${query.from.toISOString()}::timestamptz`);
+  if (query.to) conditions.push(sql`${createdAt} <= ${query.to.toISOString()}::timestamptz`);
+  return sql.join(conditions, sql` and `);
+}
+
+/**
+ * Every result of the query, one row each: videos (matched by title and description, or by
+ * their transcript's passages — a video's score adds both), clips, comments, channels, series
+ * and collections. Filters on videos (channel, series, collection, speaker) leave out channels,
+ * series and collections; a speaker filter keeps only videos where that speaker says the words.
+ * Passages are ranked exactly only within the rescoring window (docs/search.md): the videos with
+ * the most matching passages, counted from the index without reading any vector.
+ */
+function resultsSql(query: SearchQuery, scope: Scope): SQL {
+  const rescoreWindow = Math.max(RESCORE_MIN, 2 * query.page * query.limit);
+  const orgs = sql`${sql.param(scope.organizationIds)}::uuid[]`;
+  const videoFiltered = Boolean(query.channelId || query.seriesId || query.collectionId || scope.speakerIds);
+  const speakerCondition = spokenBy(scope.speakerIds);
+  const parts: SQL[] = [
+    sql`
+    select 'video' as type, v.id, v.id as video_id, v.organization_id, v.title,
+      ${scope.speakerIds ? sql`0` : sql`case when v.title_match then ${rank(sql`v.search`)} else 0 end`}
+        + coalesce(ranked.rank, 0) as score,
+      v.created_at, ${titled(sql`v.title`, sql`v.description`)} as snippet_source, v.title_match as text_match,
+      ranked.best_chunk_ids
+    from (
+      select v.id, v.organization_id, v.title, v.description, v.search, v.created_at,
+        ${scope.speakerIds ? sql`false` : sql`v.search @@ q.query`} as title_match, ch.chunk_ids,
+        row_number() over (order by ch.hits desc nulls last, v.id) as by_hits
+      from videos v
+      cross join q
+      left join (
+        select c.video_id, count(*) as hits, array_agg(c.id) as chunk_ids
+        from transcript_chunks c cross join q
+        where c.organization_id = any(${orgs}) and c.search @@ q.query and ${speakerCondition}
+        group by c.video_id
+      ) ch on ch.video_id = v.id
+      where v.organization_id = any(${orgs}) and ${videoConditions(query)}
+        and ${ownConditions(query, sql`v.created_at`, sql`v.author_id`)}
+        and (ch.video_id is not null ${scope.speakerIds ? sql`` : sql`or v.search @@ q.query`})
+    ) v
+    cross join q
+    -- Passages are ranked (the costly part: every matching vector is read and decompressed) only
+    -- for the videos with the most matching passages, enough to fill the requested pages twice
+    -- over; they are fetched by id, as found above, not searched again.
+    left join lateral (
+      select max(ranks.rank) as rank,
+        (array_agg(ranks.id order by ranks.rank desc, ranks.index))[1:${MOMENTS_PER_VIDEO}] as best_chunk_ids
+      from (
+        select c.id, c.index, ${rank(sql`c.search`)} as rank
+        from transcript_chunks c
+        where v.by_hits <= ${rescoreWindow} and c.id = any(v.chunk_ids)
+      ) ranks
+    ) ranked on true`,
+  ];
+  if (!scope.speakerIds) {
+    parts.push(
+      sql`
+      select 'clip', k.id, k.video_id, k.organization_id, k.title, ${rank(sql`k.search`)}, k.created_at,
+        ${titled(sql`k.title`, sql`k.description`)}, true, null::uuid[]
+      from clips k cross join q join videos v on v.id = k.video_id
+      where k.organization_id = any(${orgs}) and k.search @@ q.query and ${videoConditions(query)}
+        and ${ownConditions(query, sql`k.created_at`, sql`k.created_by`)}`,
+      sql`
+      select 'comment', m.id, m.video_id, m.organization_id, v.title, ${rank(sql`m.search`)}, m.created_at,
+        m.body, true, null::uuid[]
+      from comments m cross join q join videos v on v.id = m.video_id
+      where m.organization_id = any(${orgs}) and m.search @@ q.query and m.deleted_at is null
+        and ${videoConditions(query)} and ${ownConditions(query, sql`m.created_at`, sql`m.author_id`)}`,
+    );
+  }
+  if (!videoFiltered) {
+    for (const [type, table] of [
+      ['channel', 'channels'],
+      ['series', 'series'],
+      ['collection', 'collections'],
+    ] as const) {
+      parts.push(sql`
+        select ${type}, t.id, null::uuid, t.organization_id, t.name, ${rank(sql`t.search`)}, t.created_at,
+          ${titled(sql`t.name`, sql`t.description`)}, true, null::uuid[]
+        from ${sql.identifier(table)} t cross join q
+        where t.organization_id = any(${orgs}) and t.search @@ q.query
+          and ${ownConditions(query, sql`t.created_at`, sql`t.created_by`)}`);
+    }
+  }
+  return sql.join(parts, sql`\nunion all\n`);
+}
+
+type ResultRow = {
+  facets: Partial<Record<SearchType, number>>;
+  type: SearchType | null;
+  id: string;
+  video_id: string | null;
+  organization_id: string;
+  title: string;
+  score: number;
+  created_at: string;
+  snippet: string;
+  text_match: boolean;
+  best_chunk_ids: string[] | null;
+};
+
+type MomentRow = {
+  video_id: string;
+  start: number;
+  end: number;
+  speaker: string | null;
+  snippet: string;
+};
+
+/**
+ * Up to three moments per video: its best passages, each pinned to its best-matching segment.
+ * The passages ranked by the results query come with them; the others are ranked here.
+ */
+async function momentsOf(
+  db: Db,
+  tsquery: SQL,
+  videos: Array<{ id: string; bestChunkIds: string[] | null }>,
+  scope: Scope,
+) {
+  if (videos.length === 0) return new Map<string, MomentRow[]>();
+  const ranked = videos.flatMap((video) => video.bestChunkIds ?? []);
+  const unranked = videos.filter((video) => !video.bestChunkIds).map((video) => video.id);
+  const speakerCondition = spokenBy(scope.speakerIds);
+  // With a speaker filter, the moment is where that speaker says the words, not just any turn of theirs.
+  const segmentSpeaker = scope.speakerIds
+    ? sql`s.speaker_id = any(${sql.param(scope.speakerIds)}::uuid[]) and s.search @@ q.query`
+    : sql`true`;
+  const { rows } = await db.execute<MomentRow>(sql`
+    with q as (select ${tsquery} as query),
+    top_chunks as (
+      select c.video_id, c.first_segment_index, c.last_segment_index, best.position
+      from unnest(${sql.param(ranked)}::uuid[]) with ordinality as best(id, position)
+      join transcript_chunks c on c.id = best.id
+      union all
+      select * from (
+        select c.video_id, c.first_segment_index, c.last_segment_index,
+          row_number() over (partition by c.video_id order by ${rank(sql`c.search`)} desc, c.index) as position
+        from transcript_chunks c cross join q
+        where c.video_id = any(${sql.param(unranked)}::uuid[]) and c.search @@ q.query and ${speakerCondition}
+      ) others where position <= ${MOMENTS_PER_VIDEO}
+    )
+    select t.video_id, m.start_seconds as start, m.end_seconds as "end", m.speaker,
+      ${headline(sql`m.text`)} as snippet
+    from top_chunks t cross join q
+    cross join lateral (
+      select s.start_seconds, s.end_seconds, coalesce(sp.name, s.speaker_label) as speaker, s.text
+      from transcript_segments s left join speakers sp on sp.id = s.speaker_id
+      where s.video_id = t.video_id and s.index between t.first_segment_index and t.last_segment_index
+        and ${segmentSpeaker}
+      order by ts_rank(s.search, q.query) desc, s.index
+      limit 1
+    ) m
+    order by t.video_id, t.position`);
+  const byVideo = new Map<string, MomentRow[]>();
+  for (const row of rows) {
+    const list = byVideo.get(row.video_id) ?? [];
+    list.push(row);
+    byVideo.set(row.video_id, list);
+  }
+  return byVideo;
+}
+
+/**
+ * `GET /search`: what the caller may read (their organizations' content, nothing soft-deleted),
+ * ranked by relevance then recency, with snippets, moments for videos and counts per type.
+ */
+export async function search(db: Db, userId: string, query: SearchQuery) {
+  const organizationIds = await organizationsOf(db, userId, query.organizationId);
+  const speakerIds = query.speaker ? await speakersNamed(db, organizationIds, query.speaker) : null;
+  const scope: Scope = { organizationIds, speakerIds };
+  const types = query.types ?? [...SEARCH_TYPES];
+  const empty = { ...toPage<SearchResult>([], 0, query), facets: { types: facetsOf({}) } };
+  if (organizationIds.length === 0 || speakerIds?.length === 0) return empty;
+
+  const parsed = parseQuery(query.q);
+  // Only exclusions ("-draft") would match nearly everything: nothing was asked for.
+  if (parsed.clauses.length === 0) return empty;
+  const tsquery = toTsquery(parsed);
+  const offset = (query.page - 1) * query.limit;
+  const { rows } = await db.execute<ResultRow>(sql`
+    with q as materialized (select ${tsquery} as query),
+    results as materialized (${resultsSql(query, scope)}),
+    facets as (select type, count(*)::int as n from results group by type)
+    select (select coalesce(json_object_agg(type, n), '{}'::json) from facets) as facets,
+      page.type, page.id, page.video_id, page.organization_id, page.title, page.score, page.created_at,
+      page.text_match, page.best_chunk_ids, ${headline(sql`page.snippet_source`)} as snippet
+    from q
+    left join lateral (
+      select * from results
+      where type = any(${sql.param(types)}::text[])
+      order by score desc, created_at desc, id
+      limit ${query.limit} offset ${offset}
+    ) page on true`);
+  const facets = facetsOf(rows[0]?.facets ?? {});
+  const total = types.reduce((sum, type) => sum + facets[type], 0);
+  const hits = rows.filter((row) => row.type !== null);
+  const moments = await momentsOf(
+    db,
+    tsquery,
+    hits
+      .filter((row) => row.type === 'video')
+      .map((row) => ({ id: row.id, bestChunkIds: row.best_chunk_ids })),
+    scope,
+  );
+  const data = hits.map((row): SearchResult => {
+    const result: SearchResult = {
+      type: row.type as SearchType,
+      id: row.id,
+      videoId: row.video_id,
+      organizationId: row.organization_id,
+      title: row.title,
+      snippet: row.snippet,
+      score: Math.round(row.score * 10_000) / 10_000,
+      createdAt: new Date(row.created_at),
+    };
+    if (row.type !== 'video') return result;
+    const videoMoments = (moments.get(row.id) ?? []).map(({ start, end, speaker, snippet }) => ({
+      start,
+      end,
+      speaker,
+      snippet,
+    }));
+    // A video found by its transcript shows where the words were said rather than its description.
+    const snippet = row.text_match || videoMoments.length === 0 ? row.snippet : videoMoments[0]?.snippet;
+    return { ...result, snippet: snippet ?? row.snippet, moments: videoMoments };
+  });
+  return { ...toPage(data, total, query), facets: { types: facets } };
+}
+
+function facetsOf(counts: Partial<Record<SearchType, number>>): Record<SearchType, number> {
+  return Object.fromEntries(SEARCH_TYPES.map((type) => [type, counts[type] ?? 0])) as Record<
+    SearchType,
+    number
+  >;
+}
