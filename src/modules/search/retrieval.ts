@@ -26,7 +26,17 @@ export type RetrievedChunk = {
 
 /** BM25's length normalisation: how much a long passage's matches are discounted. */
 const lengthWeight = sql.raw(String(0.5));
-const neighbourWeight = sql.raw(String(0.6));
+/** The share of its neighbours' scores a passage gets: answers in meetings run across passages. */
+const neighbourWeight = sql.raw(String(0.3));
+/**
+ * Passages ranked exactly (their vectors read); the others are left out by a first pass that
+ * reads only the index.
+ */
+const RESCORE = 200;
+/** Passages in a scope small enough for every word to pick candidates (a meeting or a few). */
+const SMALL_SCOPE = 2_000;
+/** A word in more passages than this share of the scope is too common to pick candidates with. */
+const COMMON_SHARE = 0.2;
 
 function scopeConditions(scope: RetrievalScope): SQL {
   const conditions: SQL[] = [
@@ -60,36 +70,49 @@ export async function retrieveChunks(
       select lexeme, quote_literal(lexeme)::tsquery as query
       from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme
     ),
-    -- Ids only: the passages' text and vectors are read from the table, through its indexes.
     scoped as materialized (
       select c.id, c.word_count
       from transcript_chunks c join videos v on v.id = c.video_id
       where ${scopeConditions(scope)}
     ),
     totals as (select count(*)::float8 as n, greatest(avg(word_count), 1) as average_words from scoped),
-    weights as (
-      select t.lexeme, t.query,
-        ln(1 + (totals.n - df.n + 0.5) / (df.n + 0.5)) as idf
+    -- How many passages hold each word, counted from the index, up to the point where the word
+    -- is too common to matter (its idf is then that of the cap).
+    counted as (
+      select t.lexeme, t.query, df.n as holding, df.n >= totals.n * ${sql.raw(String(COMMON_SHARE))} as common
       from terms t cross join totals
       cross join lateral (
-        select count(*)::float8 as n
-        from transcript_chunks c join scoped s on s.id = c.id
-        where c.search @@ t.query
+        select count(*)::float8 as n from (
+          select 1 from transcript_chunks c join scoped s on s.id = c.id
+          where c.search @@ t.query
+          limit greatest(ceil(totals.n * ${sql.raw(String(COMMON_SHARE))}), 1)
+        ) capped
       ) df
       where df.n > 0
     ),
-    candidates as (
-      select c.id, c.video_id, c.index, c.word_count, c.search
-      from transcript_chunks c join scoped s on s.id = c.id
-      where c.search @@ (select coalesce(tsquery_or_agg, ''::tsquery) from (
-        select string_agg(quote_literal(lexeme), ' | ')::tsquery as tsquery_or_agg from weights) any_word)
+    weights as (
+      select lexeme, query, common, ln(1 + (totals.n - holding + 0.5) / (holding + 0.5)) as idf
+      from counted cross join totals
+    ),
+    -- First pass, from the index alone: passages by the summed idf of the words they hold — in a
+    -- large scope only the distinctive words (all of them when none is).
+    rough as (
+      select c.id, sum(w.idf) as score
+      from weights w
+      cross join totals
+      join transcript_chunks c on c.search @@ w.query
+      join scoped s on s.id = c.id
+      where not w.common or totals.n <= ${SMALL_SCOPE} or not exists (select 1 from weights where not common)
+      group by c.id
+      order by score desc
+      limit ${RESCORE}
     ),
     scored as (
-      select s.id, s.video_id, s.index,
-        score.value / (1 - ${lengthWeight} + ${lengthWeight} * s.word_count / totals.average_words) as own
-      from candidates s cross join totals
+      select c.id, c.video_id, c.index,
+        score.value / (1 - ${lengthWeight} + ${lengthWeight} * c.word_count / totals.average_words) as own
+      from rough r join transcript_chunks c on c.id = r.id cross join totals
       cross join lateral (
-        select sum(w.idf * ts_rank(s.search, w.query)) as value from weights w where s.search @@ w.query
+        select sum(w.idf * ts_rank(c.search, w.query)) as value from weights w where c.search @@ w.query
       ) score
     ),
     smoothed as (
@@ -106,6 +129,5 @@ export async function retrieveChunks(
       c.text, best.score
     from best join transcript_chunks c on c.id = best.id join videos v on v.id = c.video_id
     order by best.score desc, c.video_id, c.index`);
-
   return rows;
 }

@@ -62,8 +62,6 @@ async function writeTranscript(
   segments: Segment[],
 ) {
   await storeSegments(tx, video, segments);
-  // The search index and the AI layer read passages, cut from the segments just stored.
-  await rebuildChunks(tx, video);
   await tx
     .update(videos)
     .set({ transcript: text, updatedAt: context.clock.now() })
@@ -82,15 +80,28 @@ const normalizeName = (name: string) => name.trim().toLowerCase();
 
 async function storeSegments(tx: Tx, video: { id: string; organizationId: string }, segments: Segment[]) {
   await tx.delete(transcriptSegments).where(eq(transcriptSegments.videoId, video.id));
-  if (segments.length === 0) return;
-  const speakerIds = await upsertSpeakers(tx, video.organizationId, segments);
+  const speakerOf = await upsertSpeakers(tx, video.organizationId, segments);
+  const speakerFor = (segment: Segment) =>
+    segment.speaker === null ? undefined : speakerOf.get(normalizeName(segment.speaker));
+  // The search index and the AI layer read passages, cut from these segments under the speakers' names.
+  await writeChunks(
+    tx,
+    video,
+    buildChunks(
+      segments.map((segment) => ({
+        ...segment,
+        speaker: speakerFor(segment)?.name ?? segment.speaker,
+        speakerId: speakerFor(segment)?.id ?? null,
+      })),
+    ),
+  );
   for (let offset = 0; offset < segments.length; offset += SEGMENT_BATCH) {
     const rows = segments.slice(offset, offset + SEGMENT_BATCH).map((segment) => ({
       id: uuidv7(),
       index: segment.index,
       start: segment.start,
       end: segment.end,
-      speakerId: segment.speaker === null ? null : (speakerIds.get(normalizeName(segment.speaker)) ?? null),
+      speakerId: speakerFor(segment)?.id ?? null,
       label: segment.speaker,
       text: segment.text,
     }));
@@ -104,18 +115,18 @@ async function storeSegments(tx: Tx, video: { id: string; organizationId: string
   }
 }
 
-/** The organization's speakers for the labels, created when new; by normalized name. */
+/** The organization's speakers for the labels (id and current name), created when new; by normalized name. */
 async function upsertSpeakers(
   tx: Tx,
   organizationId: string,
   segments: Segment[],
-): Promise<Map<string, string>> {
+): Promise<Map<string, { id: string; name: string }>> {
   const names = new Map<string, string>();
   for (const { speaker } of segments) {
     if (speaker !== null && !names.has(normalizeName(speaker)))
       names.set(normalizeName(speaker), speaker.trim());
   }
-  const ids = new Map<string, string>();
+  const ids = new Map<string, { id: string; name: string }>();
   // In name order: transcripts of one organization stored at once then lock speakers in the same
   // order, instead of deadlocking on each other's.
   const entries = [...names.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -132,8 +143,8 @@ async function upsertSpeakers(
         target: [speakers.organizationId, speakers.normalizedName],
         set: { normalizedName: sql`excluded.normalized_name` },
       })
-      .returning({ id: speakers.id, normalizedName: speakers.normalizedName });
-    for (const row of rows) ids.set(row.normalizedName, row.id);
+      .returning({ id: speakers.id, name: speakers.name, normalizedName: speakers.normalizedName });
+    for (const row of rows) ids.set(row.normalizedName, { id: row.id, name: row.name });
   }
   return ids;
 }
