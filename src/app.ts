@@ -20,11 +20,14 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { activityRoutes } from './modules/activity/routes.ts';
+import { aiBudgetRoutes } from './modules/ai/budget-routes.ts';
+import { aiRoutes } from './modules/ai/routes.ts';
 import { oauthRoutes } from './modules/auth/oauth-routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset-routes.ts';
 import { authCatchAllRoutes, authRoutes } from './modules/auth/routes.ts';
 import { betaAccessRoutes } from './modules/beta-access/routes.ts';
 import { channelRoutes } from './modules/channels/routes.ts';
+import { chatRoutes } from './modules/chat/routes.ts';
 import { clipRoutes } from './modules/clips/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
 import { commentRoutes } from './modules/comments/routes.ts';
@@ -186,6 +189,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(searchRoutes, { context });
   await app.register(notificationRoutes, { context });
   await app.register(notificationStreamRoutes, { context, pool: deps.database.pool });
+  await app.register(aiRoutes, { context });
+  await app.register(chatRoutes, { context });
+  await app.register(aiBudgetRoutes, { context });
 
   return app;
 }

@@ -68,39 +68,58 @@ const emailList = z
   )
   .pipe(z.array(z.email({ error: 'must be a comma-separated list of email addresses' })));
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: port.default(3000),
-  HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
-  DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
-  DATABASE_URL: postgresUrl.optional(),
-  EMBEDDED_PG_PORT: port.default(54320),
-  DATABASE_POOL_SIZE: positiveInt.default(10),
-  APP_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: trustProxy.default(false),
-  CORS_ORIGINS: corsOrigins.optional(),
-  SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
-  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
-  NOTIFICATION_STREAM_HEARTBEAT_SECONDS: positiveInt.default(25),
-  SMTP_URL: z
-    .url({ error: 'must be an smtp:// or smtps:// URL' })
-    .refine((value) => /^smtps?:\/\//.test(value), 'must be an smtp:// or smtps:// URL')
-    .optional(),
-  MAIL_FROM: z.string().trim().min(3, 'must be an address like "Knowledge Hub <hub@example.com>"').optional(),
-  ADMIN_EMAILS: emailList.optional(),
-  GITHUB_CLIENT_ID: z.string().trim().min(1).optional(),
-  GITHUB_CLIENT_SECRET: z.string().trim().min(1).optional(),
-  GITHUB_AUTHORIZE_URL: httpUrl.default('https://github.com/login/oauth/authorize'),
-  GITHUB_TOKEN_URL: httpUrl.default('https://github.com/login/oauth/access_token'),
-  GITHUB_API_URL: httpUrl.default('https://api.github.com'),
-  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
-  GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
-  GOOGLE_AUTHORIZE_URL: httpUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
-  GOOGLE_TOKEN_URL: httpUrl.default('https://oauth2.googleapis.com/token'),
-  GOOGLE_USERINFO_URL: httpUrl.default('https://openidconnect.googleapis.com/v1/userinfo'),
-});
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: port.default(3000),
+    HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
+    DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
+    DATABASE_URL: postgresUrl.optional(),
+    EMBEDDED_PG_PORT: port.default(54320),
+    DATABASE_POOL_SIZE: positiveInt.default(10),
+    APP_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: trustProxy.default(false),
+    CORS_ORIGINS: corsOrigins.optional(),
+    SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+    SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+    NOTIFICATION_STREAM_HEARTBEAT_SECONDS: positiveInt.default(25),
+    AI_MONTHLY_CREDITS: positiveInt.default(1000),
+    AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
+    AI_BASE_URL: httpUrl.optional(),
+    AI_API_KEY: z.string().trim().min(1).optional(),
+    AI_MODEL: z.string().trim().min(1).optional(),
+    AI_EMBEDDING_MODEL: z.string().trim().min(1).optional(),
+    AI_TIMEOUT_MS: positiveInt.default(30_000),
+    SMTP_URL: z
+      .url({ error: 'must be an smtp:// or smtps:// URL' })
+      .refine((value) => /^smtps?:\/\//.test(value), 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z
+      .string()
+      .trim()
+      .min(3, 'must be an address like "Knowledge Hub <hub@example.com>"')
+      .optional(),
+    ADMIN_EMAILS: emailList.optional(),
+    GITHUB_CLIENT_ID: z.string().trim().min(1).optional(),
+    GITHUB_CLIENT_SECRET: z.string().trim().min(1).optional(),
+    GITHUB_AUTHORIZE_URL: httpUrl.default('https://github.com/login/oauth/authorize'),
+    GITHUB_TOKEN_URL: httpUrl.default('https://github.com/login/oauth/access_token'),
+    GITHUB_API_URL: httpUrl.default('https://api.github.com'),
+    GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+    GOOGLE_AUTHORIZE_URL: httpUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_URL: httpUrl.default('https://oauth2.googleapis.com/token'),
+    GOOGLE_USERINFO_URL: httpUrl.default('https://openidconnect.googleapis.com/v1/userinfo'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.AI_PROVIDER !== 'openai') return;
+    for (const key of ['AI_API_KEY', 'AI_MODEL'] as const) {
+      if (!env[key])
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AI_PROVIDER is openai' });
+    }
+  });
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -120,6 +139,17 @@ export type Config = {
   shutdownTimeoutMs: number;
   /** How often an idle notification stream sends a keep-alive and re-checks the caller's credential. */
   notificationStreamHeartbeatSeconds: number;
+  /** AI credits each organization may use per calendar month (UTC) until billing sets plan limits. */
+  aiMonthlyCredits: number;
+  /** The answer engine: `local` (offline, extractive) or `openai` (any OpenAI-compatible endpoint). */
+  ai: {
+    provider: 'local' | 'openai';
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string | undefined;
+    embeddingModel: string | undefined;
+    timeoutMs: number;
+  };
   /** Unset: mails stay in the outbox table and their text is logged. */
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -170,6 +200,15 @@ export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, 'secret'> & { 
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     notificationStreamHeartbeatSeconds: values.NOTIFICATION_STREAM_HEARTBEAT_SECONDS,
+    aiMonthlyCredits: values.AI_MONTHLY_CREDITS,
+    ai: {
+      provider: values.AI_PROVIDER,
+      baseUrl: values.AI_BASE_URL,
+      apiKey: values.AI_API_KEY,
+      model: values.AI_MODEL,
+      embeddingModel: values.AI_EMBEDDING_MODEL,
+      timeoutMs: values.AI_TIMEOUT_MS,
+    },
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM ?? `Knowledge Hub <no-reply@${new URL(appUrl).hostname}>`,
     adminEmails: values.ADMIN_EMAILS ?? [],

@@ -33,6 +33,8 @@ import {
  */
 
 const SECTION_HEADING = '## Search';
+const QA_HEADING = '## Question answering';
+const QA_TARGET_P95_MS = 300;
 const SECRET = 'benchmark-secret-of-at-least-32-characters';
 const PARALLEL_WRITES = 6;
 const PAGE = { page: 1, limit: 20 } as const;
@@ -100,15 +102,19 @@ function settings() {
 }
 
 type Turn = { speaker?: unknown; content?: unknown };
-type Source = { name: string; turns: Turn[] };
+type Source = { name: string; turns: Turn[]; questions: string[] };
 
 async function readSources(dir: string): Promise<Source[]> {
   const files = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
   const sources: Source[] = [];
   for (const file of files) {
-    const json = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as { meeting_transcripts?: Turn[] };
+    const json = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as {
+      meeting_transcripts?: Turn[];
+      specific_query_list?: Array<{ query: string }>;
+    };
     const turns = json.meeting_transcripts ?? [];
-    if (turns.length > 0) sources.push({ name: path.basename(file, '.json'), turns });
+    const questions = (json.specific_query_list ?? []).map((question) => question.query);
+    if (turns.length > 0) sources.push({ name: path.basename(file, '.json'), turns, questions });
   }
   if (sources.length === 0) throw new Error(`no QMSum meetings (*.json with turns) in ${dir}`);
   return sources;
@@ -217,6 +223,29 @@ type Report = {
   totals: Map<string, number>;
 };
 
+/** The `## Question answering` section: POST /ai/qa with the local engine over the same corpus. */
+function qaSection(timing: Stats, questions: number, answered: number, meetings: number): string {
+  const met = timing.p95 <= QA_TARGET_P95_MS;
+  return [
+    QA_HEADING,
+    '',
+    'Reproduce with `npm run bench:search` (the same run and corpus as the search figures above).',
+    '',
+    `Method: after the search timings, ${questions} QMSum questions (the training meetings' specific ` +
+      `queries) are asked one at a time through \`POST /ai/qa\` over HTTP, with no scope: each searches all ` +
+      `${meetings.toLocaleString('en-US')} meetings of the organization, then the local engine answers from the ` +
+      '8 best passages, and the question is stored and charged. The time is to the last byte of the 201.',
+    '',
+    '| Measured | p50 ms | p95 ms | p99 ms | max ms | calls |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    row('`POST /ai/qa` (local engine)', timing),
+    '',
+    `Answered (not "I don't know"): ${answered} of ${questions}. ` +
+      `Target: p95 ≤ ${QA_TARGET_P95_MS} ms — ${met ? 'met' : '**not met**'} (${ms(timing.p95)} ms).`,
+    '',
+  ].join('\n');
+}
+
 function section(report: Report): string {
   const { endpoint, floor } = report;
   const cpus = os.cpus();
@@ -285,6 +314,7 @@ await runBenchmark('bench:search', async ({ dataDir, children }) => {
     LOG_LEVEL: 'warn',
     SECRET,
     RATE_LIMIT_PER_MINUTE: '1000000000',
+    AI_MONTHLY_CREDITS: '1000000000',
   });
   children.push(service);
   const baseUrl = `http://127.0.0.1:${servicePort}`;
@@ -363,8 +393,30 @@ await runBenchmark('bench:search', async ({ dataDir, children }) => {
       perQuery,
       totals,
     });
-    process.stdout.write(`\n${text}\n`);
-    writeFileSync(options.output, upsertSection(readIfExists(options.output), SECTION_HEADING, text));
+    const questions = sources.flatMap((source) => source.questions).slice(0, options.requests);
+    log(`timing POST /ai/qa: ${questions.length} QMSum questions, one at a time`);
+    const qa: number[] = [];
+    let answered = 0;
+    for (const question of questions) {
+      stopIfInterrupted();
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}/ai/qa`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ question }),
+      });
+      const body = await response.text();
+      qa.push(performance.now() - started);
+      if (response.status !== 201)
+        throw new Error(`POST /ai/qa answered ${response.status}: ${body.slice(0, 300)}`);
+      if ((JSON.parse(body) as { answered: boolean }).answered) answered++;
+    }
+    const qaText = qaSection(stats(qa), questions.length, answered, loaded.meetings);
+    process.stdout.write(`\n${text}\n\n${qaText}\n`);
+    writeFileSync(
+      options.output,
+      upsertSection(upsertSection(readIfExists(options.output), SECTION_HEADING, text), QA_HEADING, qaText),
+    );
     log(`wrote ${path.relative(process.cwd(), options.output)}`);
   } finally {
     await Promise.all([admin.end(), database.close()]);

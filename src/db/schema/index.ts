@@ -1,4 +1,5 @@
 export * from './activity.ts';
+export * from './ai.ts';
 export * from './beta-access.ts';
 export * from './collaboration.ts';
 export * from './library.ts';

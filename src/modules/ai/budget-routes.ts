@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { authenticated, requireAuth, security } from '../../http/auth.ts';
+import { errorResponses } from '../../http/errors.ts';
+import { uuid } from '../../http/ids.ts';
+import { timestamp } from '../../http/timestamps.ts';
+import { AI_COSTS, AI_FEATURES, aiBudget } from './budget.ts';
+
+const budgetQuery = z.object({
+  organizationId: uuid().optional().meta({ description: "Default: the caller's default organization." }),
+});
+
+const aiBudgetSchema = z
+  .object({
+    organizationId: uuid(),
+    period: z.string().meta({ description: 'The calendar month (UTC) counted.', example: '2026-11' }),
+    limit: z.int().meta({ description: 'Credits the organization may use this month.' }),
+    used: z.int(),
+    remaining: z.int().meta({ description: 'limit − used, never below 0.' }),
+    resetsAt: timestamp().meta({ description: 'When the next month starts (UTC) and usage restarts at 0.' }),
+    byFeature: z
+      .array(
+        z.object({
+          feature: z.enum(AI_FEATURES),
+          credits: z.int(),
+          operations: z
+            .int()
+            .meta({ description: 'Successful operations charged (failed ones cost nothing).' }),
+        }),
+      )
+      .meta({ description: 'Every AI feature, zeros included.' }),
+  })
+  .meta({ id: 'AiBudget' });
+
+const costs = Object.entries(AI_COSTS)
+  .map(([feature, credits]) => `${feature} ${credits}`)
+  .join(', ');
+
+/** The organization's monthly AI credit budget. */
+export const aiBudgetRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
+  app.get(
+    '/ai/budget',
+    {
+      onRequest: authenticated,
+      schema: {
+        tags: ['AI'],
+        summary:
+          `This month's AI credits of an organization (any member). Credits per operation: ${costs}; ` +
+          'an operation over the budget answers 429 AI_BUDGET_EXCEEDED with Retry-After. ' +
+          'Default: your default organization; one you do not belong to is a 400 (the spec lists no 403 or 404)',
+        security,
+        querystring: budgetQuery,
+        response: { 200: aiBudgetSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => aiBudget(context, requireAuth(request).user, request.query.organizationId),
+  );
+};

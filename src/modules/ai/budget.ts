@@ -1,0 +1,144 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { aiUsage } from '../../db/schema/index.ts';
+import { AppError } from '../../http/errors.ts';
+import type { AuthUser } from '../auth/sessions.ts';
+import { resolveAiScope } from './scope.ts';
+
+export const AI_FEATURES = ['qa', 'chat', 'summary', 'meeting_prep', 'insights', 'extraction'] as const;
+export type AiFeature = (typeof AI_FEATURES)[number];
+
+/**
+ * Credits per operation, in proportion to the work an operation does: a question or a chat turn
+ * (qa, chat) and insights read a few retrieved passages; a summary or an extraction reads a whole
+ * transcript; meeting prep reads several videos and writes a briefing.
+ */
+export const AI_COSTS: Record<AiFeature, number> = {
+  qa: 1,
+  chat: 1,
+  summary: 2,
+  meeting_prep: 3,
+  insights: 1,
+  extraction: 2,
+};
+
+/** The calendar month (UTC) credits are counted in, and the instant the next one starts. */
+export function budgetPeriod(now: Date) {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  return {
+    period: `${year}-${String(month + 1).padStart(2, '0')}`,
+    resetsAt: new Date(Date.UTC(year, month + 1, 1)),
+  };
+}
+
+/** Every organization has the configured allowance until billing sets plan limits. */
+const monthlyLimit = (context: AppContext) => context.config.aiMonthlyCredits;
+
+async function creditsUsed(db: Db | Tx, organizationId: string, period: string) {
+  const [row] = await db
+    .select({ used: sql<number>`coalesce(sum(${aiUsage.credits}), 0)::int` })
+    .from(aiUsage)
+    .where(and(eq(aiUsage.organizationId, organizationId), eq(aiUsage.period, period)));
+  return row?.used ?? 0;
+}
+
+function budgetExceeded(now: Date, resetsAt: Date) {
+  const seconds = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
+  return new AppError(429, 'AI_BUDGET_EXCEEDED', 'The organization has used its AI credits for this month', {
+    headers: { 'retry-after': String(seconds) },
+  });
+}
+
+type CreditRequest = { organizationId: string; credits: number };
+
+/**
+ * Refuses (429) an operation the month's remaining credits cannot pay for. Call it before doing
+ * the work, so an organization over its budget costs nothing; chargeCredits re-checks under a lock.
+ */
+export async function requireCredits(db: Db | Tx, context: AppContext, request: CreditRequest) {
+  const now = context.clock.now();
+  const { period, resetsAt } = budgetPeriod(now);
+  const used = await creditsUsed(db, request.organizationId, period);
+  if (used + request.credits > monthlyLimit(context)) throw budgetExceeded(now, resetsAt);
+}
+
+/**
+ * Charges a successful operation inside the caller's transaction, so a failed operation is never
+ * charged. A transaction-scoped advisory lock per (organization, month) serialises concurrent
+ * charges: the total is read after the previous charger committed, so the limit can never be
+ * overrun. Over the limit it throws the 429, which rolls the caller's work back.
+ */
+export async function chargeCredits(
+  tx: Tx,
+  context: AppContext,
+  charge: CreditRequest & { feature: AiFeature },
+) {
+  const now = context.clock.now();
+  const { period, resetsAt } = budgetPeriod(now);
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtext('ai_usage'), hashtext(${`${charge.organizationId}:${period}`}))`,
+  );
+  const used = await creditsUsed(tx, charge.organizationId, period);
+  if (used + charge.credits > monthlyLimit(context)) throw budgetExceeded(now, resetsAt);
+  await tx
+    .insert(aiUsage)
+    .values({
+      organizationId: charge.organizationId,
+      period,
+      feature: charge.feature,
+      credits: charge.credits,
+      operations: 1,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [aiUsage.organizationId, aiUsage.period, aiUsage.feature],
+      set: {
+        credits: sql`${aiUsage.credits} + excluded.credits`,
+        operations: sql`${aiUsage.operations} + 1`,
+        updatedAt: now,
+      },
+    });
+}
+
+export type AiBudgetView = {
+  organizationId: string;
+  period: string;
+  limit: number;
+  used: number;
+  remaining: number;
+  resetsAt: Date;
+  byFeature: Array<{ feature: AiFeature; credits: number; operations: number }>;
+};
+
+/**
+ * The month's usage of an organization the caller belongs to: the one named, else the caller's
+ * default. Anything else is 404 "Organization not found" (the spec lists no 403 for this read).
+ */
+export async function aiBudget(
+  context: AppContext,
+  caller: AuthUser,
+  requestedOrganizationId: string | undefined,
+): Promise<AiBudgetView> {
+  // The organization as every AI route resolves it: a non-member's is a 400 like QA's.
+  const { organizationId } = await resolveAiScope(
+    context.db,
+    caller,
+    { organizationId: requestedOrganizationId },
+    'querystring',
+  );
+  const { period, resetsAt } = budgetPeriod(context.clock.now());
+  const rows = await context.db
+    .select({ feature: aiUsage.feature, credits: aiUsage.credits, operations: aiUsage.operations })
+    .from(aiUsage)
+    .where(and(eq(aiUsage.organizationId, organizationId), eq(aiUsage.period, period)));
+  const byFeature = AI_FEATURES.map((feature) => {
+    const row = rows.find((candidate) => candidate.feature === feature);
+    return { feature, credits: row?.credits ?? 0, operations: row?.operations ?? 0 };
+  });
+  const limit = monthlyLimit(context);
+  const used = rows.reduce((total, row) => total + row.credits, 0);
+  // The limit can be lowered below what a month already used: remaining never goes negative.
+  return { organizationId, period, limit, used, remaining: Math.max(0, limit - used), resetsAt, byFeature };
+}

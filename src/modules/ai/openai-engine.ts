@@ -1,0 +1,275 @@
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../http/errors.ts';
+import {
+  type AnswerEngine,
+  type Citation,
+  type EngineAnswer,
+  NOT_FOUND_ANSWER,
+  type Source,
+} from './engine.ts';
+
+/** What the model replies, alone, when the sources do not answer the question. */
+const NOT_FOUND_REPLY = 'NOT_FOUND';
+
+const SYSTEM_PROMPT = [
+  'You answer questions about meeting recordings using ONLY the numbered transcript sources given.',
+  'Cite every claim with the number of the source it comes from in square brackets, e.g. [1] or [2][3].',
+  'Never use outside knowledge and never cite a number that is not among the sources.',
+  `When the sources do not answer the question, reply exactly ${NOT_FOUND_REPLY} and nothing else.`,
+].join('\n');
+
+const notFound: EngineAnswer = { answer: NOT_FOUND_ANSWER, answered: false, confidence: 0, citations: [] };
+
+const providerError = (reason: string) =>
+  new AppError(502, 'AI_PROVIDER_ERROR', `The AI provider failed: ${reason}`);
+
+/**
+ * A short reason that names what went wrong and nothing else: the SDK's own messages may echo the
+ * provider's body or request details, which must not reach callers.
+ */
+function toProviderError(error: unknown, timeoutMs: number): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof APIConnectionTimeoutError) return providerError(`no answer within ${timeoutMs} ms`);
+  if (error instanceof APIConnectionError) return providerError('could not connect');
+  if (error instanceof APIError && error.status !== undefined) return providerError(`HTTP ${error.status}`);
+  return providerError('malformed response');
+}
+
+function userPrompt(question: string, sources: Source[]): string {
+  const passages = sources.map(
+    (source) =>
+      `[${source.number}] ${source.videoTitle} (${source.startSeconds}–${source.endSeconds} s, ` +
+      `${source.speakerNames.join(', ') || 'unknown speakers'}):\n${source.text}`,
+  );
+  return `Sources:\n\n${passages.join('\n\n')}\n\nQuestion: ${question}`;
+}
+
+/** `[1]`, `[2, 3]`: a group of citation markers. */
+const MARKERS = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+const SENTENCE_BREAK = /(?<=[.!?])\s+/;
+
+const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/** Sentences of the reply; a piece that is only markers ("… May. [1]") belongs to the one before. */
+function answerSentences(answer: string): string[] {
+  const sentences: string[] = [];
+  for (const piece of answer.split(SENTENCE_BREAK)) {
+    if (!piece.trim()) continue;
+    const previous = sentences.length - 1;
+    if (previous >= 0 && piece.replace(MARKERS, '').trim() === '') sentences[previous] += ` ${piece}`;
+    else sentences.push(piece);
+  }
+  return sentences;
+}
+
+const citedIn = (sentence: string) =>
+  [...sentence.matchAll(MARKERS)].flatMap((match) => (match[1] as string).split(',').map(Number));
+
+/** Drops markers of sources not given: `[1, 7]` → `[1]`, `[7]` → nothing. */
+const keepKnownMarkers = (text: string, known: Set<number>) =>
+  text.replace(MARKERS, (_, numbers: string) =>
+    numbers
+      .split(',')
+      .map(Number)
+      .filter((number) => known.has(number))
+      .map((number) => `[${number}]`)
+      .join(''),
+  );
+
+/** Drops markers of sources not given, and the space they leave. */
+const withoutUnknownMarkers = (reply: string, known: Set<number>) =>
+  keepKnownMarkers(reply, known)
+    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
+
+/** The source's sentences, each a verbatim slice of its text, with who said it. */
+function sourceSentences(source: Source): { text: string; speaker: string | null }[] {
+  return source.text.split('\n').flatMap((line) => {
+    const speaker = source.speakerNames.find((name) => line.startsWith(`${name}: `)) ?? null;
+    const said = speaker ? line.slice(speaker.length + 2) : line;
+    return said
+      .split(SENTENCE_BREAK)
+      .map((text) => text.trim())
+      .filter(Boolean)
+      .map((text) => ({ text, speaker }));
+  });
+}
+
+/** The sentence of the source that shares most words with the answer's sentences citing it. */
+function quoteFor(source: Source, citingSentences: string[]) {
+  const said = citingSentences.map((sentence) => wordsOf(sentence.replace(MARKERS, '')));
+  let best: { text: string; speaker: string | null } | undefined;
+  let bestShared = -1;
+  for (const sentence of sourceSentences(source)) {
+    const words = wordsOf(sentence.text);
+    const shared = Math.max(...said.map((answer) => [...words].filter((word) => answer.has(word)).length));
+    if (shared > bestShared) {
+      best = sentence;
+      bestShared = shared;
+    }
+  }
+  return best;
+}
+
+/** The model's reply as an answer: only markers of given sources survive, each backed by a quote. */
+export function parseReply(reply: string, sources: Source[]): EngineAnswer {
+  if (reply.trim().startsWith(NOT_FOUND_REPLY)) return notFound;
+  const byNumber = new Map(sources.map((source) => [source.number, source]));
+  const answer = withoutUnknownMarkers(reply, new Set(byNumber.keys()));
+  const sentences = answerSentences(answer);
+  const citing = new Map<number, string[]>();
+  for (const sentence of sentences) {
+    for (const number of citedIn(sentence)) citing.set(number, [...(citing.get(number) ?? []), sentence]);
+  }
+  const citations: Citation[] = [];
+  for (const [number, citingSentences] of [...citing].sort(([a], [b]) => a - b)) {
+    const source = byNumber.get(number) as Source;
+    const quote = quoteFor(source, citingSentences);
+    if (!quote) continue;
+    citations.push({
+      source: number,
+      videoId: source.videoId,
+      videoTitle: source.videoTitle,
+      start: source.startSeconds,
+      end: source.endSeconds,
+      speaker: quote.speaker ?? source.speakerNames[0] ?? null,
+      quote: quote.text,
+    });
+  }
+  if (citations.length === 0) return notFound;
+  const cited = new Set(citations.map((citation) => citation.source));
+  const supported = sentences.filter((sentence) => citedIn(sentence).some((number) => cited.has(number)));
+  return {
+    answer,
+    answered: true,
+    confidence: Math.round((supported.length / sentences.length) * 1000) / 1000,
+    citations,
+  };
+}
+
+export type OpenAiEngine = AnswerEngine & Pick<Required<AnswerEngine>, 'answerStream'>;
+
+/** A `[` this far back with no `]` after it opens no marker: its text can go out. */
+const LONGEST_MARKER = 16;
+
+/**
+ * Passes the model's tokens on as they come, as the final answer will read: a reply that may
+ * still become NOT_FOUND is held back, and a marker is held until it closes so that markers of
+ * sources not given never reach the caller.
+ */
+function tokenFilter(known: Set<number>, onToken: (text: string) => void) {
+  let pending = '';
+  let reply: 'undecided' | 'not found' | 'answer' = 'undecided';
+  const release = (text: string) => {
+    const kept = keepKnownMarkers(text, known);
+    if (kept) onToken(kept);
+  };
+  return {
+    push(token: string) {
+      pending += token;
+      if (reply === 'undecided') {
+        const start = pending.trimStart();
+        if (start.startsWith(NOT_FOUND_REPLY)) reply = 'not found';
+        else if (!NOT_FOUND_REPLY.startsWith(start)) reply = 'answer';
+      }
+      if (reply !== 'answer') return;
+      const open = pending.lastIndexOf('[');
+      const cut =
+        open >= 0 && !pending.includes(']', open) && pending.length - open < LONGEST_MARKER
+          ? open
+          : pending.length;
+      release(pending.slice(0, cut));
+      pending = pending.slice(cut);
+    },
+    end() {
+      if (reply === 'answer') release(pending);
+      pending = '';
+    },
+  };
+}
+
+/**
+ * An engine backed by any OpenAI-compatible endpoint (AI_BASE_URL): the model writes the answer
+ * from the numbered sources; the engine keeps only what it can tie to a source, quoted verbatim.
+ */
+export function createOpenAiEngine(settings: Config['ai']): OpenAiEngine {
+  const client = new OpenAI({
+    baseURL: settings.baseUrl,
+    apiKey: settings.apiKey,
+    timeout: settings.timeoutMs,
+    // A retry would double the caller's wait; a failed question costs nothing and can be asked again.
+    maxRetries: 0,
+  });
+  const model = settings.model as string;
+  const messages = (question: string, sources: Source[]) => [
+    { role: 'system' as const, content: SYSTEM_PROMPT },
+    { role: 'user' as const, content: userPrompt(question, sources) },
+  ];
+  const failed = (error: unknown) => toProviderError(error, settings.timeoutMs);
+
+  const engine: OpenAiEngine = {
+    name: 'openai',
+    async answer({ question, sources }) {
+      if (sources.length === 0) return notFound;
+      let reply: unknown;
+      try {
+        const completion = await client.chat.completions.create({
+          model,
+          messages: messages(question, sources),
+        });
+        reply = completion.choices?.[0]?.message?.content;
+      } catch (error) {
+        throw failed(error);
+      }
+      if (typeof reply !== 'string') throw providerError('malformed response');
+      return parseReply(reply, sources);
+    },
+    async answerStream({ question, sources }, onToken) {
+      if (sources.length === 0) return notFound;
+      let reply = '';
+      const tokens = tokenFilter(new Set(sources.map((source) => source.number)), onToken);
+      try {
+        const stream = await client.chat.completions.create({
+          model,
+          messages: messages(question, sources),
+          stream: true,
+        });
+        for await (const chunk of stream) {
+          const token = chunk.choices?.[0]?.delta?.content;
+          if (!token) continue;
+          reply += token;
+          tokens.push(token);
+        }
+        tokens.end();
+      } catch (error) {
+        throw failed(error);
+      }
+      return parseReply(reply, sources);
+    },
+  };
+  const { embeddingModel } = settings;
+  if (!embeddingModel) return engine;
+  return {
+    ...engine,
+    async embed(texts) {
+      if (texts.length === 0) return [];
+      let vectors: number[][];
+      try {
+        const response = await client.embeddings.create({
+          model: embeddingModel,
+          input: texts,
+          encoding_format: 'float',
+        });
+        vectors = [...response.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
+      } catch (error) {
+        throw failed(error);
+      }
+      if (vectors.length !== texts.length || vectors.some((vector) => !Array.isArray(vector))) {
+        throw providerError('malformed response');
+      }
+      return vectors;
+    },
+  };
+}

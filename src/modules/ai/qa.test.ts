@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.ts';
+import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { NOT_FOUND_ANSWER } from './engine.ts';
+
+const ROADMAP = readFileSync(new URL('../search/fixtures/roadmap-review.vtt', import.meta.url), 'utf8');
+const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+describe('POST /ai/qa and GET /ai/gaps', () => {
+  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '12' } });
+  let alice: SignedUpUser;
+  let otto: SignedUpUser;
+  let roadmapId: string;
+
+  const request = (
+    user: SignedUpUser | null,
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) => ctx().app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
+  const postVideo = async (user: SignedUpUser, payload: Record<string, unknown>) => {
+    const response = await request(user, 'POST', '/videos', {
+      organizationId: user.organizationId,
+      duration: '1:05',
+      ...payload,
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().id as string;
+  };
+  const ask = (user: SignedUpUser, payload: Record<string, unknown>) =>
+    request(user, 'POST', '/ai/qa', payload);
+
+  beforeAll(async () => {
+    alice = await signUpUser(ctx().app, { name: 'Alice' });
+    otto = await signUpUser(ctx().app, { name: 'Otto' });
+    roadmapId = await postVideo(alice, { title: 'Quarterly roadmap review', transcript: ROADMAP });
+    // The same meeting in another organization, and a deleted copy in Alice's.
+    await postVideo(otto, { title: "Otto's copy", transcript: ROADMAP });
+    const deleted = await postVideo(alice, { title: 'Deleted copy', transcript: ROADMAP });
+    expect((await request(alice, 'DELETE', `/videos/${deleted}`)).statusCode).toBe(200);
+  });
+
+  it("answers from the caller's recordings, citing the second each claim was said, verbatim", async () => {
+    const response = await ask(alice, { question: 'When is the launch date?' });
+    expect(response.statusCode, response.body).toBe(201);
+    const body = response.json();
+    expect(body).toMatchObject({
+      id: expect.any(String),
+      question: 'When is the launch date?',
+      answered: true,
+      engine: 'local',
+      organizationId: alice.organizationId,
+      createdAt: isoDate,
+    });
+    expect(body.answer).toMatch(/fifteenth of May/);
+    expect(body.citations.length).toBeGreaterThan(0);
+    for (const citation of body.citations) {
+      expect(citation.videoId).toBe(roadmapId);
+      expect(body.answer).toContain(`[${citation.source}]`);
+      // The quote is in the transcript, and its times fall within the segment that holds it.
+      const { rows } = await ctx().database.db.execute<{ n: number }>(sql`
+        select count(*)::int as n from transcript_segments
+        where video_id = ${citation.videoId} and position(${citation.quote} in text) > 0
+          and start_seconds <= ${citation.start} and end_seconds >= ${citation.end}`);
+      expect(rows[0]?.n, citation.quote).toBe(1);
+    }
+    expect(body.citations[0]).toMatchObject({
+      speaker: 'Alice',
+      start: expect.any(Number),
+      end: expect.any(Number),
+    });
+  });
+
+  it('says it does not know when nothing answers, and the question becomes a knowledge gap', async () => {
+    const first = await ask(alice, { question: 'What is the oxygen supply plan for the Mars colony?' });
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({ answered: false, answer: NOT_FOUND_ANSWER, citations: [] });
+    await ask(otto, { question: 'What is the oxygen supply plan for the Mars colony?' });
+    const again = await ask(alice, { question: 'Mars colony: oxygen supply plan?' });
+    expect(again.json().answered).toBe(false);
+
+    const gaps = await request(alice, 'GET', '/ai/gaps');
+    expect(gaps.statusCode).toBe(200);
+    expect(gaps.json()).toStrictEqual({
+      data: [
+        {
+          kind: 'unanswered_question',
+          question: 'Mars colony: oxygen supply plan?',
+          timesAsked: 2,
+          askedBy: 1,
+          lastAskedAt: isoDate,
+        },
+      ],
+    });
+    // Otto's question is his organization's gap, not Alice's.
+    expect((await request(otto, 'GET', '/ai/gaps')).json().data).toHaveLength(1);
+  });
+
+  it("never cites another organization's or a deleted video", async () => {
+    const body = (await ask(otto, { question: 'Who owns the battery investigation?' })).json();
+    expect(body.answered).toBe(true);
+    expect(new Set(body.citations.map((c: { videoTitle: string }) => c.videoTitle))).toEqual(
+      new Set(["Otto's copy"]),
+    );
+    const mine = (await ask(alice, { question: 'Who owns the battery investigation?' })).json();
+    expect(mine.citations.every((c: { videoId: string }) => c.videoId === roadmapId)).toBe(true);
+  });
+
+  it('refuses invalid questions and scopes with 400, and anonymous callers with 401', async () => {
+    const short = await ask(alice, { question: 'hm' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().details.map((d: { path: string }) => d.path)).toEqual(['body.question']);
+    const foreign = await ask(alice, {
+      question: 'When is the launch date?',
+      organizationId: otto.organizationId,
+    });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().details).toEqual([
+      { path: 'body.organizationId', message: 'is not an organization you belong to' },
+    ]);
+    const ottoVideo = (await request(otto, 'GET', `/videos?organizationId=${otto.organizationId}`)).json()
+      .data[0].id;
+    const notMine = await ask(alice, { question: 'When is the launch date?', videoIds: [ottoVideo] });
+    expect(notMine.statusCode).toBe(400);
+    expect(notMine.json().details[0].path).toBe('body.videoIds');
+    expect((await request(null, 'POST', '/ai/qa', { question: 'When is the launch date?' })).statusCode).toBe(
+      401,
+    );
+    expect((await request(null, 'GET', '/ai/gaps')).statusCode).toBe(401);
+  });
+
+  it('charges one credit per answered request and refuses with 429 once the month is spent', async () => {
+    const budget = async () => (await request(alice, 'GET', '/ai/budget')).json();
+    const before = await budget();
+    // Invalid requests above cost nothing: only Alice's successful questions were charged.
+    expect(before.used).toBe(4);
+    for (let left = before.remaining; left > 0; left--) {
+      expect((await ask(alice, { question: 'When is the launch date?' })).statusCode).toBe(201);
+    }
+    const refused = await ask(alice, { question: 'When is the launch date?' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ success: false, code: 'AI_BUDGET_EXCEEDED' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await budget()).used).toBe(12);
+  });
+});

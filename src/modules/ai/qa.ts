@@ -1,0 +1,166 @@
+import { and, count, countDistinct, desc, eq, gte, max, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { aiQuestions } from '../../db/schema/index.ts';
+import { recordActivity } from '../activity/service.ts';
+import type { AuthUser } from '../auth/sessions.ts';
+import { type RetrievalScope, retrieveChunks } from '../search/retrieval.ts';
+import { AI_COSTS, chargeCredits, requireCredits } from './budget.ts';
+import { type AnswerEngine, type EngineAnswer, NOT_FOUND_ANSWER } from './engine.ts';
+import type { AnswerView, QaInput } from './schemas.ts';
+import { resolveAiScope } from './scope.ts';
+
+/** Passages given to the engine per question. */
+const SOURCES = 8;
+
+const nothingFound: EngineAnswer = {
+  answer: NOT_FOUND_ANSWER,
+  answered: false,
+  confidence: 0,
+  citations: [],
+};
+
+/**
+ * The question's stemmed words, sorted and without stop words: "What did we decide on pricing?"
+ * and "pricing: what was decided" group as one question in knowledge gaps.
+ */
+const normalized = (question: string) =>
+  sql`coalesce(array_to_string(array(select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme order by lexeme), ' '), '')`;
+
+/**
+ * Retrieval over the scope, then the engine answers from those passages only, citing each claim.
+ * `earlier` — the person's previous questions in a conversation — joins the retrieval query, so
+ * that a follow-up ("and who owns it?") finds the passages its conversation is about.
+ */
+export async function answerQuestion(
+  context: AppContext,
+  engine: AnswerEngine,
+  input: { question: string; scope: RetrievalScope; earlier?: string[] },
+): Promise<EngineAnswer> {
+  const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');
+  const passages = await retrieveChunks(context.db, retrievalQuery, input.scope, { limit: SOURCES });
+  if (passages.length === 0) return nothingFound;
+  return engine.answer({
+    question: input.question,
+    sources: passages.map((passage, position) => ({ number: position + 1, ...passage })),
+  });
+}
+
+/**
+ * Keeps an answered (or unanswerable) question — knowledge gaps are made of the ones nothing
+ * answered — and charges its credits, in the caller's transaction: a failure charges nothing.
+ */
+export async function keepQuestion(
+  tx: Tx,
+  context: AppContext,
+  input: {
+    organizationId: string;
+    userId: string;
+    source: 'qa' | 'chat';
+    question: string;
+    result: EngineAnswer;
+  },
+) {
+  const { organizationId, result } = input;
+  const [row] = await tx
+    .insert(aiQuestions)
+    .values({
+      organizationId,
+      userId: input.userId,
+      source: input.source,
+      question: input.question,
+      normalizedQuestion: normalized(input.question),
+      answer: result.answer,
+      answered: result.answered,
+      confidence: result.confidence,
+      citations: result.citations,
+      createdAt: context.clock.now(),
+    })
+    .returning({ id: aiQuestions.id, createdAt: aiQuestions.createdAt });
+  if (!row) throw new Error('ai_questions insert returned nothing');
+  await chargeCredits(tx, context, {
+    organizationId,
+    feature: input.source,
+    credits: AI_COSTS[input.source],
+  });
+  await recordActivity(tx, {
+    organizationId,
+    actorId: input.userId,
+    action: 'ai.question_asked',
+    targetType: 'ai_question',
+    targetId: row.id,
+    metadata: { source: input.source, answered: result.answered, citations: result.citations.length },
+  });
+  return row;
+}
+
+/** `POST /ai/qa`: one question, answered from what the caller may read in the organization. */
+export async function askQuestion(
+  context: AppContext,
+  engine: AnswerEngine,
+  user: AuthUser,
+  input: QaInput,
+): Promise<AnswerView> {
+  const scope = await resolveAiScope(context.db, user, input);
+  const { organizationId } = scope;
+  await requireCredits(context.db, context, { organizationId, credits: AI_COSTS.qa });
+  const result = await answerQuestion(context, engine, { question: input.question, scope });
+  return context.db.transaction(async (tx) => {
+    const row = await keepQuestion(tx, context, {
+      organizationId,
+      userId: user.id,
+      source: 'qa',
+      question: input.question,
+      result,
+    });
+    return {
+      id: row.id,
+      question: input.question,
+      ...result,
+      engine: engine.name,
+      organizationId,
+      createdAt: row.createdAt,
+    };
+  });
+}
+
+/**
+ * Knowledge gaps: questions people asked that nothing in the library answered, grouped when they
+ * are the same question, most asked first.
+ */
+export async function listGaps(
+  db: Db,
+  user: AuthUser,
+  query: { organizationId?: string | undefined; days: number },
+  now: Date,
+) {
+  const { organizationId } = await resolveAiScope(db, user, query, 'querystring');
+  const since = new Date(now.getTime() - query.days * 86_400_000);
+  const rows = await db
+    .select({
+      question: sql<string>`(array_agg(${aiQuestions.question} order by ${aiQuestions.createdAt} desc))[1]`,
+      timesAsked: count(),
+      askedBy: countDistinct(aiQuestions.userId),
+      lastAskedAt: max(aiQuestions.createdAt),
+    })
+    .from(aiQuestions)
+    .where(
+      and(
+        eq(aiQuestions.organizationId, organizationId),
+        eq(aiQuestions.answered, false),
+        gte(aiQuestions.createdAt, since),
+      ),
+    )
+    .groupBy(aiQuestions.normalizedQuestion)
+    .orderBy(desc(count()), desc(max(aiQuestions.createdAt)))
+    .limit(100);
+  return {
+    data: rows.map((row) => ({
+      kind: 'unanswered_question' as const,
+      question: row.question,
+      timesAsked: row.timesAsked,
+      askedBy: row.askedBy,
+      lastAskedAt: row.lastAskedAt as Date,
+    })),
+  };
+}

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { authenticated, requireAuth, security } from '../../http/auth.ts';
+import { errorResponses } from '../../http/errors.ts';
+import { createEngine } from './engines.ts';
+import { askQuestion, listGaps } from './qa.ts';
+import { answerSchema, gapsQuery, gapsSchema, qaBody } from './schemas.ts';
+
+const tags = ['AI'];
+
+/** Question answering over the library, and the knowledge gaps it reveals. */
+export const aiRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
+  const engine = createEngine(context);
+
+  app.post(
+    '/ai/qa',
+    {
+      onRequest: authenticated,
+      schema: {
+        tags,
+        summary: 'Ask a question; the answer cites the second of the meeting each claim comes from',
+        description:
+          'Answers only from recordings you can read in the organization (never deleted ones). When nothing ' +
+          'answers the question, `answered` is false, the answer says so, and the question becomes a knowledge ' +
+          'gap. Costs 1 AI credit; over budget → 429 `AI_BUDGET_EXCEEDED` with `Retry-After`. With ' +
+          '`AI_PROVIDER=openai`, a failing provider answers 502 `AI_PROVIDER_ERROR` and nothing is charged.',
+        security,
+        body: qaBody,
+        response: { 201: answerSchema, ...errorResponses(400, 401, 429, 502) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await askQuestion(context, engine, requireAuth(request).user, request.body)),
+  );
+
+  app.get(
+    '/ai/gaps',
+    {
+      onRequest: authenticated,
+      schema: {
+        tags,
+        summary: 'Knowledge gaps: what people asked that the library could not answer',
+        description:
+          'Questions asked through QA that nothing answered, grouped when they are the same question.',
+        security,
+        querystring: gapsQuery,
+        response: { 200: gapsSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => listGaps(context.db, requireAuth(request).user, request.query, context.clock.now()),
+  );
+};

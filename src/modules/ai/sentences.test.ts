@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { splitSentences } from './sentences.ts';
+
+describe('splitSentences', () => {
+  it('cuts a turn at sentence ends and shares its time by words', () => {
+    const text = 'We should make it yellow. Why not blue, then? Because yellow is the brand colour!';
+    expect(splitSentences({ start: 10, end: 25, text })).toStrictEqual([
+      { text: 'We should make it yellow.', words: 5, start: 10, end: 15 },
+      { text: 'Why not blue, then?', words: 4, start: 15, end: 19 },
+      { text: 'Because yellow is the brand colour!', words: 6, start: 19, end: 25 },
+    ]);
+  });
+
+  it('joins short sentences to the next one, or to the one before at the end of a turn', () => {
+    const text = 'Okay. Yeah. So the remote needs a battery. Right. Fine.';
+    expect(splitSentences({ start: 0, end: 3, text })).toStrictEqual([
+      { text: 'Okay. Yeah. So the remote needs a battery. Right. Fine.', words: 10, start: 0, end: 3 },
+    ]);
+    expect(
+      splitSentences({
+        start: 0,
+        end: 9,
+        text: 'Well. I think the price matters. Costs go up every year now.',
+      }),
+    ).toStrictEqual([
+      { text: 'Well. I think the price matters.', words: 6, start: 0, end: 4.5 },
+      { text: 'Costs go up every year now.', words: 6, start: 4.5, end: 9 },
+    ]);
+  });
+
+  it('keeps the exact text (a quote must be verbatim) and rounds times to milliseconds within the turn', () => {
+    const text = 'First we  look at the costs.\tThen we look at the plan, the 3.5 million budget.';
+    const sentences = splitSentences({ start: 1, end: 2, text });
+    expect(sentences.map((sentence) => sentence.text)).toEqual([
+      'First we  look at the costs.',
+      'Then we look at the plan, the 3.5 million budget.',
+    ]);
+    for (const sentence of sentences) expect(text).toContain(sentence.text);
+    expect(sentences.map((sentence) => [sentence.start, sentence.end])).toEqual([
+      [1, 1.375],
+      [1.375, 2],
+    ]);
+  });
+
+  it('finds no sentence in a turn of fewer than four words', () => {
+    expect(splitSentences({ start: 0, end: 1, text: 'Okay, so.' })).toEqual([]);
+    expect(splitSentences({ start: 0, end: 1, text: '' })).toEqual([]);
+  });
+});

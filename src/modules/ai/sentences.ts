@@ -1,0 +1,70 @@
+/** A transcript segment as the answer engine reads it. */
+export type SegmentText = { start: number; end: number; text: string };
+
+/** A sentence of a segment: its exact text and the share of the segment's time it takes. */
+export type SentenceSpan = { text: string; start: number; end: number; words: number };
+
+/** Shorter sentences ("Yeah.", "Okay, so.") say nothing on their own: they join a neighbour. */
+export const MIN_SENTENCE_WORDS = 4;
+
+/** A sentence ends at `.`, `?` or `!` followed by white space. */
+const SENTENCE_END = /[.?!]\s+/g;
+
+const wordsIn = (text: string) => text.split(/\s+/).filter(Boolean).length;
+const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
+
+/**
+ * Cuts a segment into sentences of at least four words (a short one joins the next, or the one
+ * before at the end of the turn; a turn shorter than that has none). Each sentence is a slice of the segment's text, so that it can
+ * be quoted verbatim, and gets the part of the segment's time its words take (as chunks do for
+ * long turns: speech is taken to run at an even pace through a turn).
+ */
+export function splitSentences(segment: SegmentText): SentenceSpan[] {
+  const bounds: Array<[number, number]> = [];
+  let from = 0;
+  for (const match of segment.text.matchAll(SENTENCE_END)) {
+    bounds.push([from, match.index + 1]);
+    from = match.index + match[0].length;
+  }
+  bounds.push([from, segment.text.length]);
+
+  const merged: Array<[number, number]> = [];
+  let pending: number | null = null;
+  for (const [start, end] of bounds) {
+    const begin: number = pending ?? start;
+    if (wordsIn(segment.text.slice(begin, end)) < MIN_SENTENCE_WORDS) {
+      pending = begin;
+      continue;
+    }
+    merged.push([begin, end]);
+    pending = null;
+  }
+  const last = merged.at(-1);
+  if (pending !== null) {
+    if (last) last[1] = segment.text.length;
+    else merged.push([pending, segment.text.length]);
+  }
+
+  const totalWords = wordsIn(segment.text);
+  // A turn too short for a sentence ("Okay.", "So") answers nothing on its own.
+  if (totalWords < MIN_SENTENCE_WORDS) return [];
+  const duration = segment.end - segment.start;
+  let before = 0;
+  const sentences: SentenceSpan[] = [];
+  for (const [start, end] of merged) {
+    const text = segment.text.slice(start, end).trim();
+    const words = wordsIn(text);
+    if (words === 0) continue;
+    const at = segment.start + (duration * before) / totalWords;
+    before += words;
+    const until = segment.start + (duration * before) / totalWords;
+    // Rounding must not move a sentence outside its segment.
+    sentences.push({
+      text,
+      words,
+      start: Math.max(segment.start, round(at)),
+      end: Math.min(segment.end, round(until)),
+    });
+  }
+  return sentences;
+}

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import type { TestApp } from '../../../test/helpers/app.ts';
+import type { SignedUpUser } from '../../../test/helpers/factories.ts';
+
+export const ROADMAP = readFileSync(
+  new URL('../search/fixtures/roadmap-review.vtt', import.meta.url),
+  'utf8',
+);
+export const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+export const anyId = expect.stringMatching(/^[0-9a-f-]{36}$/);
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** inject() as a signed-up user (or anonymously with null), with a JSON body when given. */
+export const requester =
+  (ctx: () => TestApp) =>
+  (user: SignedUpUser | null, method: Method, url: string, payload?: object, headers: object = {}) =>
+    ctx().app.inject({
+      method,
+      url,
+      headers: { ...(user ? user.headers : {}), ...headers },
+      ...(payload ? { payload } : {}),
+    });
+
+/** Posts a video with a transcript through the API, in the user's personal organization unless told. */
+export async function postVideo(
+  ctx: () => TestApp,
+  user: SignedUpUser,
+  fields: { title: string; transcript: string; organizationId?: string },
+) {
+  const response = await requester(ctx)(user, 'POST', '/videos', {
+    organizationId: user.organizationId,
+    duration: '1:05',
+    ...fields,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().id as string;
+}
+
+export type ServerEvent = { event: string; data: unknown };
+
+/** The events of a complete server-sent event body. */
+export function parseEvents(body: string): ServerEvent[] {
+  return body
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const fields = Object.fromEntries(
+        block.split('\n').map((line) => {
+          const colon = line.indexOf(':');
+          return [line.slice(0, colon), line.slice(colon + 1).trimStart()];
+        }),
+      );
+      return { event: fields.event ?? 'message', data: JSON.parse(fields.data ?? 'null') };
+    });
+}
