@@ -35,14 +35,15 @@ export const searchRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
       const userId = callerId(request);
       const results = await search(context.db, userId, request.query);
       const { q, page: _page, limit: _limit, organizationId, ...filters } = request.query;
-      await recordSearch(context.db, {
+      // History is a by-product: the answer does not wait for it, and losing an entry loses no result.
+      recordSearch(context.db, {
         userId,
         organizationId: organizationId ?? null,
         query: q,
         filters: Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)),
         resultCount: results.pagination.total,
         now: context.clock.now(),
-      });
+      }).catch((error) => request.log.warn({ err: error }, 'search history not recorded'));
       return results;
     },
   );

@@ -144,13 +144,12 @@ describe('GET /search', () => {
   it("records each search in the caller's history, with its filters and result count", async () => {
     const searcher = await signUpUser(ctx().app, { name: 'Hana History' });
     await found(searcher, 'quarterly', { types: 'video,clip' });
-    const history = await ctx().app.inject({
-      method: 'GET',
-      url: '/search/history',
-      headers: searcher.headers,
-    });
-    expect(history.statusCode).toBe(200);
-    expect(history.json().data).toStrictEqual([
+    // Recorded after the answer is sent: wait for it.
+    const history = async () =>
+      (await ctx().app.inject({ method: 'GET', url: '/search/history', headers: searcher.headers })).json()
+        .data;
+    await expect.poll(history).toHaveLength(1);
+    expect(await history()).toStrictEqual([
       {
         id: expect.any(String),
         query: 'quarterly',
