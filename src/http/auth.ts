@@ -98,6 +98,12 @@ export function requireAuth(request: FastifyRequest): Auth {
 /** The id of the authenticated caller of a protected route. */
 export const callerId = (request: FastifyRequest) => requireAuth(request).user.id;
 
+/** The caller of a route open to anonymous readers: null without credentials, 401 for bad ones. */
+export function optionalCallerId(request: FastifyRequest): string | null {
+  if (request.authFailure) throw request.authFailure;
+  return request.auth?.user.id ?? null;
+}
+
 /** OpenAPI security of protected routes, and of routes that work with or without credentials. */
 export const security = [{ bearerAuth: [] }];
 export const optionalSecurity: Array<Record<string, string[]>> = [{}, { bearerAuth: [] }];

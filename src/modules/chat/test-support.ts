@@ -7,7 +7,7 @@ export const ROADMAP = readFileSync(
   new URL('../search/fixtures/roadmap-review.vtt', import.meta.url),
   'utf8',
 );
-export const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+export { isoDate } from '../../../test/helpers/assertions.ts';
 export const anyId = expect.stringMatching(/^[0-9a-f-]{36}$/);
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
+import { isoDate } from '../../../test/helpers/assertions.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { createVideoRow } from '../../../test/helpers/library.ts';
 import { videos } from '../../db/schema/index.ts';
 import { activityFor, type Team, team, unknownId } from '../transcripts/test-support.ts';
 
-const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const pathsOf = (body: { details: Array<{ path: string }> }) => body.details.map((d) => d.path).sort();
 const errorBody = (code: string) => ({ success: false, error: expect.any(String), code });
 

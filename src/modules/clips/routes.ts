@@ -1,7 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { authenticated, callerId, optionalSecurity, security } from '../../http/auth.ts';
+import { authenticated, callerId, optionalCallerId, optionalSecurity, security } from '../../http/auth.ts';
 import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { paginated, paginationQuery } from '../../http/pagination.ts';
@@ -11,12 +10,6 @@ import { createClip, deleteClip, getClip, listVideoClips, updateClip } from './s
 
 const tags = ['Clips'];
 /** Clips of public videos answer without credentials. */
-
-/** The caller of a list open to anonymous readers: null without credentials, 401 for bad ones. */
-function optionalCallerId(request: FastifyRequest): string | null {
-  if (request.authFailure) throw request.authFailure;
-  return request.auth?.user.id ?? null;
-}
 
 /** Routes for clips (highlights of a video). */
 export const clipRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {

@@ -6,7 +6,7 @@ import { activityEvents, memberships, videos } from '../../db/schema/index.ts';
 
 /** Arrangement helpers for the collection tests: users through the API, rows straight into the database. */
 
-export const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+export { isoDate } from '../../../test/helpers/assertions.ts';
 export const unknownId = '0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f8091';
 
 export const errorBody = (code: string, error: string = expect.any(String)) => ({

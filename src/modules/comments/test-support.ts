@@ -8,9 +8,8 @@ import { type Team, team } from '../transcripts/test-support.ts';
 
 /** Arrangement helpers for the comment tests: a team with every role, an outsider and a video. */
 
+export { isoDate } from '../../../test/helpers/assertions.ts';
 export { activityFor, unknownId } from '../transcripts/test-support.ts';
-
-export const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 export const errorBody = (code: string, error: string = expect.any(String)) => ({
   success: false,
   error,

@@ -11,7 +11,7 @@ import { type NotificationInput, notify } from './notify.ts';
 
 /** Arrangement helpers for the notification tests. */
 
-export const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+export { isoDate } from '../../../test/helpers/assertions.ts';
 
 export const errorBody = (code: string, error: string = expect.any(String)) => ({
   success: false,

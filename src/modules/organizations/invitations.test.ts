@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { isoDate } from '../../../test/helpers/assertions.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { firstLink } from '../../../test/helpers/smtp.ts';
 import { memberships } from '../../db/schema/index.ts';
 import { errorBody, invite, team, tokenOf, useMailingTestApp } from './test-support.ts';
 
 const DAY = 24 * 3600 * 1000;
-const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const password = 'correct horse battery staple';
 
 describe('invitations', () => {

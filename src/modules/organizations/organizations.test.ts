@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isoDate } from '../../../test/helpers/assertions.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { errorBody, invite, type Team, team, useMailingTestApp } from './test-support.ts';
 
-const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const unknownId = '0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f8091';
 
 describe('organizations', () => {

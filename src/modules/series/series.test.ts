@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isoDate } from '../../../test/helpers/assertions.ts';
 import type { SignedUpUser } from '../../../test/helpers/factories.ts';
 import { createSeriesRow, createVideoRow } from '../../../test/helpers/library.ts';
 import { activityEvents, videos } from '../../db/schema/index.ts';
 import { errorBody, type Team, team, useMailingTestApp } from '../organizations/test-support.ts';
 
-const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const unknownId = '0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f8091';
 const pathsOf = (body: { details: Array<{ path: string }> }) => body.details.map((d) => d.path).sort();
 const day = (n: number) => new Date(Date.UTC(2026, 2, n, 9));

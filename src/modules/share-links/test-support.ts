@@ -7,7 +7,7 @@ import { activityEvents, memberships, shareLinks, type videos } from '../../db/s
 
 /** Arrangement helpers for the share link tests: one organization with every role, and an outsider. */
 
-export const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+export { isoDate } from '../../../test/helpers/assertions.ts';
 export const unknownId = '0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f8091';
 export const HOUR = 3600 * 1000;
 export const PASSWORD = 'open sesame 42';

@@ -1,8 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { authenticated, callerId, optionalSecurity, security } from '../../http/auth.ts';
+import { authenticated, callerId, optionalCallerId, optionalSecurity, security } from '../../http/auth.ts';
 import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { paginated } from '../../http/pagination.ts';
@@ -29,12 +28,6 @@ const RAW_TYPES: Record<string, TranscriptFormat | undefined> = {
   'text/vtt': 'vtt',
   'application/x-subrip': 'srt',
 };
-
-/** The caller of a route open to anonymous readers: null without credentials, 401 for bad ones. */
-function optionalCallerId(request: FastifyRequest): string | null {
-  if (request.authFailure) throw request.authFailure;
-  return request.auth?.user.id ?? null;
-}
 
 /** Routes for transcripts and subtitles of a video, and for the speakers found in transcripts. */
 export const transcriptRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
+import { isoDate } from '../../../test/helpers/assertions.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { activityFor, insertVideo, inTeam, team, unknownId } from './test-support.ts';
 
 const uuidPattern = expect.stringMatching(/^[0-9a-f-]{36}$/);
-const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
 describe('speakers', () => {
   const ctx = useTestApp();

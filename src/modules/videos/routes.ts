@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { authenticated, callerId, optionalSecurity, security } from '../../http/auth.ts';
+import { authenticated, callerId, optionalCallerId, optionalSecurity, security } from '../../http/auth.ts';
 import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { paginated } from '../../http/pagination.ts';
@@ -29,12 +29,6 @@ import { recordView, type Viewer } from './views.ts';
 
 const tags = ['Videos'];
 /** Public videos answer without credentials; credentials that are sent must still be valid. */
-
-/** The caller of a route open to anonymous readers: null without credentials, 401 for bad ones. */
-function optionalCallerId(request: FastifyRequest): string | null {
-  if (request.authFailure) throw request.authFailure;
-  return request.auth?.user.id ?? null;
-}
 
 const viewerOf = (request: FastifyRequest): Viewer => {
   const userId = optionalCallerId(request);
