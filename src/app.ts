@@ -21,6 +21,7 @@ import type { JobQueue } from './jobs/queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { activityRoutes } from './modules/activity/routes.ts';
 import { aiBudgetRoutes } from './modules/ai/budget-routes.ts';
+import { aiGapsRoutes } from './modules/ai/gaps-routes.ts';
 import { aiRoutes } from './modules/ai/routes.ts';
 import { oauthRoutes } from './modules/auth/oauth-routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset-routes.ts';
@@ -32,6 +33,8 @@ import { clipRoutes } from './modules/clips/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
 import { commentRoutes } from './modules/comments/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { insightRoutes } from './modules/insights/routes.ts';
+import { knowledgeRoutes } from './modules/knowledge/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { notificationStreamRoutes } from './modules/notifications/stream-routes.ts';
 import { organizationRoutes } from './modules/organizations/routes.ts';
@@ -40,6 +43,8 @@ import { searchRoutes } from './modules/search/routes.ts';
 import { searchSuggestionRoutes } from './modules/search/suggestion-routes.ts';
 import { seriesRoutes } from './modules/series/routes.ts';
 import { shareLinkRoutes } from './modules/share-links/routes.ts';
+import { summaryRoutes } from './modules/summaries/routes.ts';
+import { topicRoutes } from './modules/topics/routes.ts';
 import { transcriptRoutes } from './modules/transcripts/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { videoRoutes } from './modules/videos/routes.ts';
@@ -177,6 +182,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(betaAccessRoutes, { context });
   await app.register(videoRoutes, { context });
   await app.register(transcriptRoutes, { context });
+  await app.register(knowledgeRoutes, { context });
   await app.register(channelRoutes, { context });
   await app.register(seriesRoutes, { context });
   await app.register(collectionRoutes, { context });
@@ -192,6 +198,10 @@ export async function buildApp(deps: AppDeps) {
   await app.register(aiRoutes, { context });
   await app.register(chatRoutes, { context });
   await app.register(aiBudgetRoutes, { context });
+  await app.register(aiGapsRoutes, { context });
+  await app.register(insightRoutes, { context });
+  await app.register(summaryRoutes, { context });
+  await app.register(topicRoutes, { context });
 
   return app;
 }

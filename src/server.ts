@@ -4,6 +4,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { jobDefinitions } from './jobs/index.ts';
 import { startJobQueue } from './jobs/queue.ts';
+import { systemClock } from './lib/clock.ts';
 import { createLogger, type Logger } from './logger.ts';
 
 /**
@@ -18,7 +19,12 @@ export async function startServer(config: Config, logger: Logger, stopSteps: Arr
     poolSize: config.databasePoolSize,
     log: (message) => logger.info(message),
   });
-  const jobs = await startJobQueue({ url, db: database.db, logger, jobs: jobDefinitions(config) });
+  const jobs = await startJobQueue({
+    url,
+    db: database.db,
+    logger,
+    jobs: jobDefinitions(config, systemClock),
+  });
   stopSteps.push(() => jobs.stop(config.shutdownTimeoutMs));
   const app = await buildApp({ config, database, jobs, logger });
   stopSteps.push(() => app.close());

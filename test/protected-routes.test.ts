@@ -32,6 +32,7 @@ const OPTIONAL = new Set([
   'GET /videos/{id}',
   'POST /videos/{id}/views',
   'GET /videos/{id}/transcript',
+  'GET /videos/{id}/knowledge',
   'GET /videos/{id}/subtitles.vtt',
   'GET /videos/{id}/subtitles.srt',
   'GET /share/{token}',

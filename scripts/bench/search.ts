@@ -9,6 +9,13 @@ import { search } from '../../src/modules/search/service.ts';
 import { freePort } from '../../test/helpers/ports.ts';
 import { qmsumTranscript } from '../seed/qmsum.ts';
 import {
+  KNOWLEDGE_HEADING,
+  knowledgeCalls,
+  knowledgeSection,
+  timeCalls,
+  waitForExtraction,
+} from './knowledge.ts';
+import {
   type Api,
   apiFor,
   hasExited,
@@ -349,6 +356,11 @@ await runBenchmark('bench:search', async ({ dataDir, children }) => {
   await admin.connect();
   const database = connectDatabase(databaseUrl);
   try {
+    // Extraction runs in the background after each upload: timed, and finished before any timing.
+    const extraction = await waitForExtraction(admin, performance.now());
+    log(
+      `extraction finished ${extraction.seconds.toFixed(0)} s after loading: ${JSON.stringify(extraction.statuses)}`,
+    );
     log('VACUUM ANALYZE');
     await admin.query('vacuum analyze');
     const { rows } = await admin.query<{ chunks: number; segments: number; bytes: string }>(
@@ -412,11 +424,25 @@ await runBenchmark('bench:search', async ({ dataDir, children }) => {
       if ((JSON.parse(body) as { answered: boolean }).answered) answered++;
     }
     const qaText = qaSection(stats(qa), questions.length, answered, loaded.meetings);
-    process.stdout.write(`\n${text}\n\n${qaText}\n`);
-    writeFileSync(
-      options.output,
-      upsertSection(upsertSection(readIfExists(options.output), SECTION_HEADING, text), QA_HEADING, qaText),
+    const day = new Date().toISOString().slice(0, 10);
+    const knowledgeRequests = Math.min(options.requests, 50);
+    log(`timing the knowledge routes, ${knowledgeRequests} calls each`);
+    const knowledgeResults = await timeCalls(
+      baseUrl,
+      headers,
+      await knowledgeCalls(admin, day),
+      knowledgeRequests,
+      stats,
     );
+    const knowledgeText = knowledgeSection({
+      meetings: loaded.meetings,
+      extraction,
+      results: knowledgeResults,
+    });
+    process.stdout.write(`\n${text}\n\n${qaText}\n\n${knowledgeText}\n`);
+    let report = upsertSection(readIfExists(options.output), SECTION_HEADING, text);
+    report = upsertSection(report, QA_HEADING, qaText);
+    writeFileSync(options.output, upsertSection(report, KNOWLEDGE_HEADING, knowledgeText));
     log(`wrote ${path.relative(process.cwd(), options.output)}`);
   } finally {
     await Promise.all([admin.end(), database.close()]);

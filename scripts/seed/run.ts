@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { jobDefinitions } from '../../src/jobs/index.ts';
 import { startJobQueue } from '../../src/jobs/queue.ts';
+import { systemClock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/logger.ts';
 import { seed } from './seed.ts';
 
@@ -34,7 +35,12 @@ async function main() {
   const stops: Array<() => Promise<void>> = [];
   try {
     const { url, database } = await openDatabase(config, stops, { poolSize: 4 });
-    const jobs = await startJobQueue({ url, db: database.db, logger, jobs: jobDefinitions(config) });
+    const jobs = await startJobQueue({
+      url,
+      db: database.db,
+      logger,
+      jobs: jobDefinitions(config, systemClock),
+    });
     stops.push(() => jobs.stop(5000));
     const app = await buildApp({ config, database, jobs, logger });
     stops.push(() => app.close());

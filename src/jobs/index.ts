@@ -1,14 +1,20 @@
 import type { Config } from '../config.ts';
+import type { Clock } from '../lib/clock.ts';
 import { sessionCleanupJob } from '../modules/auth/sessions.ts';
+import { extractorFor } from '../modules/knowledge/extractors.ts';
+import { knowledgeJobs } from '../modules/knowledge/service.ts';
 import { mailDeliveryJob } from '../modules/mail/service.ts';
+import { embeddingJobs } from '../modules/search/embeddings.ts';
 import { videoPurgeJob } from '../modules/videos/purge.ts';
 import type { JobDefinition } from './queue.ts';
 import { rateLimitCleanupJob } from './rate-limit-cleanup.ts';
 
 /** Every background job of the service; modules add theirs here. */
-export const jobDefinitions = (config: Config): JobDefinition[] => [
+export const jobDefinitions = (config: Config, clock: Clock): JobDefinition[] => [
   rateLimitCleanupJob,
   sessionCleanupJob,
   mailDeliveryJob(config),
   videoPurgeJob,
+  ...knowledgeJobs({ config, clock, extractor: extractorFor(config) }),
+  ...embeddingJobs(config),
 ];

@@ -10,7 +10,10 @@ export type JobDefinition<Data extends object = object> = {
   cron?: string;
   /** Retry policy and expiry of the queue (pg-boss defaults otherwise). */
   queue?: QueueOptions;
-  handler: (data: Data, context: { db: Db; logger: FastifyBaseLogger }) => Promise<void>;
+  handler: (
+    data: Data,
+    context: { db: Db; logger: FastifyBaseLogger; jobs: Pick<JobQueue, 'send'> },
+  ) => Promise<void>;
 };
 
 export type JobQueue = {
@@ -42,6 +45,9 @@ export async function startJobQueue(options: {
   });
   await boss.start();
   running = true;
+  // Jobs may ask for more jobs (a sweep queueing the work it found).
+  const send: JobQueue['send'] = (name, data = {}, { tx } = {}) =>
+    boss.send(name, data, tx ? { db: fromDrizzle(tx, sql) } : {});
 
   for (const job of jobs) {
     await boss.createQueue(job.name, job.queue);
@@ -51,14 +57,14 @@ export async function startJobQueue(options: {
       async ([item]) => {
         if (!item) return;
         const jobLogger = logger.child({ job: job.name, jobId: item.id });
-        await job.handler(item.data ?? {}, { db, logger: jobLogger });
+        await job.handler(item.data ?? {}, { db, logger: jobLogger, jobs: { send } });
       },
     );
     if (job.cron) await boss.schedule(job.name, job.cron);
   }
 
   return {
-    send: (name, data = {}, { tx } = {}) => boss.send(name, data, tx ? { db: fromDrizzle(tx, sql) } : {}),
+    send,
     isRunning: () => running,
     stop: async (timeoutMs) => {
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true });

@@ -40,14 +40,14 @@ export async function buildTestApp(options: Options = {}): Promise<TestApp> {
   };
   const logger = createLogger(config.logLevel);
   const database = connectDatabase(databaseUrl, { max: 5 });
+  const clock = new TestClock();
   const jobs = await startJobQueue({
     url: databaseUrl,
     db: database.db,
     logger,
-    jobs: jobDefinitions(config),
+    jobs: jobDefinitions(config, clock),
     pollingIntervalSeconds: 0.5,
   });
-  const clock = new TestClock();
   const app = await buildApp({ config, database, jobs, logger, clock });
   return {
     app,

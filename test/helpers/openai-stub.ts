@@ -17,15 +17,27 @@ type Behaviour =
 export type OpenAiStub = {
   /** The server's origin (`http://127.0.0.1:<port>`); the API lives under `/v1`. */
   url: string;
-  /** Every request received, oldest first. */
+  /** Every request received, oldest first, but those asking for JSON. */
   requests: StubRequest[];
+  /**
+   * Chat completions asking for JSON (`response_format` json_object: knowledge extraction), oldest
+   * first: kept apart, so that extraction jobs running in the background leave `requests` alone.
+   */
+  jsonRequests: StubRequest[];
   /** From now on, chat completions answer with this content (streamed word by word when asked to). */
   reply(content: string): void;
   /** From now on, every request fails with this status and JSON body. */
   fail(status: number, body?: unknown): void;
   /** From now on, requests are read but never answered: the client's timeout has to end them. */
   hang(): void;
-  /** Back to the start: requests forgotten, chat completions answering NOT_FOUND. */
+  /** From now on, chat completions asking for JSON answer with these contents in turn, the last repeating. */
+  replyJson(...contents: string[]): void;
+  /**
+   * From now on, a text gets the vector `vectorFor` gives it (chosen texts, chosen vectors: a
+   * question close to a passage that shares none of its words); `undefined` → `stubEmbedding`.
+   */
+  embedWith(vectorFor: (text: string) => number[] | undefined): void;
+  /** Back to the start: requests forgotten, chat completions answering NOT_FOUND, `stubEmbedding` vectors. */
   reset(): void;
   close(): Promise<void>;
 };
@@ -62,13 +74,18 @@ const tokensOf = (content: string) => content.match(/\s*\S+/g) ?? [];
 export async function startOpenAiStub(): Promise<OpenAiStub> {
   const initially: Behaviour = { kind: 'reply', content: 'NOT_FOUND' };
   let behaviour: Behaviour = initially;
+  let vectorFor: (text: string) => number[] | undefined = () => undefined;
   const requests: StubRequest[] = [];
+  const jsonRequests: StubRequest[] = [];
+  let jsonReplies: string[] = [];
   let sequence = 0;
 
   const server = createServer(async (request, response) => {
     const body = await readBody(request);
     const path = new URL(request.url ?? '/', 'http://stub').pathname;
-    requests.push({
+    const wantsJson =
+      (body as { response_format?: { type?: string } })?.response_format?.type === 'json_object';
+    (wantsJson ? jsonRequests : requests).push({
       method: request.method ?? '',
       path,
       headers: { authorization: request.headers.authorization },
@@ -84,7 +101,11 @@ export async function startOpenAiStub(): Promise<OpenAiStub> {
       const inputs = typeof payload.input === 'string' ? [payload.input] : (payload.input ?? []);
       return sendJson(response, 200, {
         object: 'list',
-        data: inputs.map((input, index) => ({ object: 'embedding', index, embedding: stubEmbedding(input) })),
+        data: inputs.map((input, index) => ({
+          object: 'embedding',
+          index,
+          embedding: vectorFor(input) ?? stubEmbedding(input),
+        })),
         model: payload.model,
         usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
       });
@@ -92,7 +113,8 @@ export async function startOpenAiStub(): Promise<OpenAiStub> {
     if (request.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendJson(response, 404, { error: { message: 'Unknown route', type: 'invalid_request_error' } });
     }
-    const { content } = behaviour;
+    const content =
+      (wantsJson && (jsonReplies.length > 1 ? jsonReplies.shift() : jsonReplies[0])) || behaviour.content;
     if (!payload.stream) {
       return sendJson(response, 200, {
         id,
@@ -123,6 +145,7 @@ export async function startOpenAiStub(): Promise<OpenAiStub> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    jsonRequests,
     reply(content) {
       behaviour = { kind: 'reply', content };
     },
@@ -132,9 +155,18 @@ export async function startOpenAiStub(): Promise<OpenAiStub> {
     hang() {
       behaviour = { kind: 'hang' };
     },
+    replyJson(...contents) {
+      jsonReplies = contents;
+    },
+    embedWith(chosen) {
+      vectorFor = chosen;
+    },
     reset() {
       behaviour = initially;
+      vectorFor = () => undefined;
       requests.length = 0;
+      jsonRequests.length = 0;
+      jsonReplies = [];
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

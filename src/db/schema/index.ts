@@ -2,6 +2,8 @@ export * from './activity.ts';
 export * from './ai.ts';
 export * from './beta-access.ts';
 export * from './collaboration.ts';
+export * from './embeddings.ts';
+export * from './knowledge.ts';
 export * from './library.ts';
 export * from './mail.ts';
 export * from './organizations.ts';

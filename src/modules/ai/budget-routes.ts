@@ -14,11 +14,20 @@ const budgetQuery = z.object({
 const aiBudgetSchema = z
   .object({
     organizationId: uuid(),
-    period: z.string().meta({ description: 'The calendar month (UTC) counted.', example: '2026-11' }),
+    period: z
+      .object({
+        month: z.string().meta({ example: '2026-11' }),
+        start: timestamp(),
+        end: timestamp().meta({ description: 'When the next month starts and usage restarts at 0.' }),
+      })
+      .meta({ description: 'The calendar month (UTC) counted.' }),
     limit: z.int().meta({ description: 'Credits the organization may use this month.' }),
     used: z.int(),
     remaining: z.int().meta({ description: 'limit − used, never below 0.' }),
-    resetsAt: timestamp().meta({ description: 'When the next month starts (UTC) and usage restarts at 0.' }),
+    percentUsed: z.number().meta({
+      description:
+        'used / limit × 100, one decimal. Owners and admins are notified (type ai_budget) at 80 and 100.',
+    }),
     byFeature: z
       .array(
         z.object({

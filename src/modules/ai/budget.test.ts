@@ -89,14 +89,14 @@ describe('AI credit budget', () => {
       .orderBy(aiUsage.period, aiUsage.feature);
 
   const emptyBudget = (organizationId: string) => {
-    const { period, resetsAt } = budgetPeriod(ctx().clock.now());
+    const { period, startsAt, resetsAt } = budgetPeriod(ctx().clock.now());
     return {
       organizationId,
-      period,
+      period: { month: period, start: startsAt.toISOString(), end: resetsAt.toISOString() },
       limit: LIMIT,
       used: 0,
       remaining: LIMIT,
-      resetsAt: resetsAt.toISOString(),
+      percentUsed: 0,
       byFeature: zeros,
     };
   };
@@ -117,7 +117,7 @@ describe('AI credit budget', () => {
     const response = await getBudget(user);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toStrictEqual(emptyBudget(user.organizationId));
-    expect(response.json().period).toMatch(/^\d{4}-(0[1-9]|1[0-2])$/);
+    expect(response.json().period.month).toMatch(/^\d{4}-(0[1-9]|1[0-2])$/);
     expect(await usageRows(user.organizationId)).toStrictEqual([]);
   });
 
@@ -144,6 +144,7 @@ describe('AI credit budget', () => {
       ...emptyBudget(user.organizationId),
       used: 4,
       remaining: 1,
+      percentUsed: 80,
       byFeature: zeros.map((row) =>
         row.feature === 'qa'
           ? { feature: 'qa', credits: 2, operations: 2 }
@@ -252,13 +253,39 @@ describe('AI credit budget', () => {
     const response = await getBudget(reader, `?organizationId=${user.organizationId}`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toStrictEqual(emptyBudget(user.organizationId));
-    expect(response.json().resetsAt).toBe(next.resetsAt.toISOString());
+    expect(response.json().period.end).toBe(next.resetsAt.toISOString());
 
     expect((await operate(user.organizationId, 'qa')).statusCode).toBe(200);
     expect(await usageRows(user.organizationId)).toStrictEqual([
       { period: previous.period, feature: 'insights', credits: 5, operations: 1 },
       { period: next.period, feature: 'qa', credits: 1, operations: 1 },
     ]);
+  });
+
+  it('tells owners and admins once when 80 % and when all of the credits are used', async () => {
+    const titles = async (user: SignedUpUser) => {
+      const response = await ctx().app.inject({
+        method: 'GET',
+        url: '/notifications?type=ai_budget',
+        headers: user.headers,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data.map((notification: { title: string }) => notification.title);
+    };
+    const { period } = budgetPeriod(ctx().clock.now());
+    for (let charged = 1; charged <= 3; charged++) await charge(t.organizationId, 'qa');
+    expect(await titles(t.owner)).toEqual([]);
+    await charge(t.organizationId, 'qa');
+    expect(await titles(t.owner)).toEqual([expect.stringMatching(/has used 80 % of its AI credits/)]);
+    await charge(t.organizationId, 'qa');
+    for (const admin of [t.owner, t.admin]) {
+      const received = await titles(admin);
+      expect(received).toHaveLength(2);
+      expect(received[0]).toMatch(new RegExp(`has used all of its AI credits for ${period}$`));
+      expect(received[1]).toMatch(/has used 80 % of its AI credits/);
+    }
+    expect(await titles(t.member)).toEqual([]);
+    expect(await titles(t.viewer)).toEqual([]);
   });
 
   it('answers 401 without credentials or with invalid ones', async () => {

@@ -1,9 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { aiUsage } from '../../db/schema/index.ts';
+import { aiUsage, memberships, organizations } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AuthUser } from '../auth/sessions.ts';
+import { type NotifyContext, notify } from '../notifications/notify.ts';
 import { resolveAiScope } from './scope.ts';
 
 export const AI_FEATURES = ['qa', 'chat', 'summary', 'meeting_prep', 'insights', 'extraction'] as const;
@@ -29,12 +30,13 @@ export function budgetPeriod(now: Date) {
   const month = now.getUTCMonth();
   return {
     period: `${year}-${String(month + 1).padStart(2, '0')}`,
+    startsAt: new Date(Date.UTC(year, month, 1)),
     resetsAt: new Date(Date.UTC(year, month + 1, 1)),
   };
 }
 
 /** Every organization has the configured allowance until billing sets plan limits. */
-const monthlyLimit = (context: AppContext) => context.config.aiMonthlyCredits;
+const monthlyLimit = (context: BudgetContext) => context.config.aiMonthlyCredits;
 
 async function creditsUsed(db: Db | Tx, organizationId: string, period: string) {
   const [row] = await db
@@ -51,13 +53,19 @@ function budgetExceeded(now: Date, resetsAt: Date) {
   });
 }
 
+/** What metering needs: the time (which month), the configured allowance, and the mail queue for its warnings. */
+export type BudgetContext = Pick<AppContext, 'config'> & NotifyContext;
+
+/** Shares of the monthly limit whose crossing tells the organization's owners and admins. */
+const WARNING_THRESHOLDS = [0.8, 1] as const;
+
 type CreditRequest = { organizationId: string; credits: number };
 
 /**
  * Refuses (429) an operation the month's remaining credits cannot pay for. Call it before doing
  * the work, so an organization over its budget costs nothing; chargeCredits re-checks under a lock.
  */
-export async function requireCredits(db: Db | Tx, context: AppContext, request: CreditRequest) {
+export async function requireCredits(db: Db | Tx, context: BudgetContext, request: CreditRequest) {
   const now = context.clock.now();
   const { period, resetsAt } = budgetPeriod(now);
   const used = await creditsUsed(db, request.organizationId, period);
@@ -72,7 +80,7 @@ export async function requireCredits(db: Db | Tx, context: AppContext, request: 
  */
 export async function chargeCredits(
   tx: Tx,
-  context: AppContext,
+  context: BudgetContext,
   charge: CreditRequest & { feature: AiFeature },
 ) {
   const now = context.clock.now();
@@ -100,15 +108,57 @@ export async function chargeCredits(
         updatedAt: now,
       },
     });
+  const limit = monthlyLimit(context);
+  const crossed = WARNING_THRESHOLDS.filter(
+    (share) => used < share * limit && used + charge.credits >= share * limit,
+  ).at(-1);
+  if (crossed !== undefined) await warnAdmins(tx, context, charge.organizationId, period, crossed);
+}
+
+/** Tells the organization's owners and admins that its AI credits are running out (80 %) or gone (100 %). */
+async function warnAdmins(
+  tx: Tx,
+  context: BudgetContext,
+  organizationId: string,
+  period: string,
+  share: number,
+) {
+  const admins = await tx
+    .select({ userId: memberships.userId, organization: organizations.name })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(
+      and(eq(memberships.organizationId, organizationId), inArray(memberships.role, ['owner', 'admin'])),
+    );
+  const organization = admins[0]?.organization;
+  if (organization === undefined) return;
+  const percent = Math.round(share * 100);
+  await notify(tx, context, {
+    type: 'ai_budget',
+    recipientIds: admins.map((admin) => admin.userId),
+    organizationId,
+    actorId: null,
+    title:
+      share >= 1
+        ? `${organization} has used all of its AI credits for ${period}`
+        : `${organization} has used ${percent} % of its AI credits for ${period}`,
+    body:
+      share >= 1
+        ? 'AI features answer 429 AI_BUDGET_EXCEEDED until the month ends. GET /ai/budget shows usage by feature.'
+        : 'AI features stop when the credits run out. GET /ai/budget shows usage by feature.',
+    targetType: 'organization',
+    targetId: organizationId,
+    data: { organizationId, period, percentUsed: percent },
+  });
 }
 
 export type AiBudgetView = {
   organizationId: string;
-  period: string;
+  period: { month: string; start: Date; end: Date };
   limit: number;
   used: number;
   remaining: number;
-  resetsAt: Date;
+  percentUsed: number;
   byFeature: Array<{ feature: AiFeature; credits: number; operations: number }>;
 };
 
@@ -128,7 +178,7 @@ export async function aiBudget(
     { organizationId: requestedOrganizationId },
     'querystring',
   );
-  const { period, resetsAt } = budgetPeriod(context.clock.now());
+  const { period, startsAt, resetsAt } = budgetPeriod(context.clock.now());
   const rows = await context.db
     .select({ feature: aiUsage.feature, credits: aiUsage.credits, operations: aiUsage.operations })
     .from(aiUsage)
@@ -140,5 +190,13 @@ export async function aiBudget(
   const limit = monthlyLimit(context);
   const used = rows.reduce((total, row) => total + row.credits, 0);
   // The limit can be lowered below what a month already used: remaining never goes negative.
-  return { organizationId, period, limit, used, remaining: Math.max(0, limit - used), resetsAt, byFeature };
+  return {
+    organizationId,
+    period: { month: period, start: startsAt, end: resetsAt },
+    limit,
+    used,
+    remaining: Math.max(0, limit - used),
+    percentUsed: limit > 0 ? Math.round((used / limit) * 1000) / 10 : 100,
+    byFeature,
+  };
 }

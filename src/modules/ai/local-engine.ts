@@ -17,6 +17,8 @@ const LAMBDA = 0.7;
 const SINGLE_COVERAGE = 0.5;
 /** …or the selected sentences together hold this share. */
 const COMBINED_COVERAGE = 0.6;
+/** A sentence adding no new question word still joins the answer at this share of the best one's relevance. */
+const CONTEXT_RELEVANCE = 0.6;
 /** Sentences longer than this are discounted a little: a rambling turn holds many words by chance. */
 const LONG_SENTENCE_WORDS = 40;
 
@@ -175,8 +177,13 @@ function select(sentences: Sentence[], questionLexemes: string[]) {
         bestScore = score;
       }
     }
-    // A sentence that holds no word of the question not already quoted adds nothing new.
-    if (!best || (selected.length > 0 && best.matched.every((lexeme) => covered.has(lexeme)))) break;
+    if (!best) break;
+    // A sentence that holds no word of the question not already quoted adds only context: it is
+    // kept while it is about as relevant as the best one (an answer is usually said over a few
+    // sentences), not when it merely brushes the subject.
+    const addsNothing = best.matched.every((lexeme) => covered.has(lexeme));
+    const first = selected[0];
+    if (first && addsNothing && best.relevance < CONTEXT_RELEVANCE * first.relevance) break;
     selected.push(best);
     for (const lexeme of best.matched) covered.add(lexeme);
   }

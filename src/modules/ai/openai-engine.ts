@@ -1,6 +1,4 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../http/errors.ts';
 import {
   type AnswerEngine,
   type Citation,
@@ -8,6 +6,7 @@ import {
   NOT_FOUND_ANSWER,
   type Source,
 } from './engine.ts';
+import { createOpenAiClient, providerError, toProviderError } from './openai-client.ts';
 
 /** What the model replies, alone, when the sources do not answer the question. */
 const NOT_FOUND_REPLY = 'NOT_FOUND';
@@ -20,21 +19,6 @@ const SYSTEM_PROMPT = [
 ].join('\n');
 
 const notFound: EngineAnswer = { answer: NOT_FOUND_ANSWER, answered: false, confidence: 0, citations: [] };
-
-const providerError = (reason: string) =>
-  new AppError(502, 'AI_PROVIDER_ERROR', `The AI provider failed: ${reason}`);
-
-/**
- * A short reason that names what went wrong and nothing else: the SDK's own messages may echo the
- * provider's body or request details, which must not reach callers.
- */
-function toProviderError(error: unknown, timeoutMs: number): AppError {
-  if (error instanceof AppError) return error;
-  if (error instanceof APIConnectionTimeoutError) return providerError(`no answer within ${timeoutMs} ms`);
-  if (error instanceof APIConnectionError) return providerError('could not connect');
-  if (error instanceof APIError && error.status !== undefined) return providerError(`HTTP ${error.status}`);
-  return providerError('malformed response');
-}
 
 function userPrompt(question: string, sources: Source[]): string {
   const passages = sources.map(
@@ -195,13 +179,7 @@ function tokenFilter(known: Set<number>, onToken: (text: string) => void) {
  * from the numbered sources; the engine keeps only what it can tie to a source, quoted verbatim.
  */
 export function createOpenAiEngine(settings: Config['ai']): OpenAiEngine {
-  const client = new OpenAI({
-    baseURL: settings.baseUrl,
-    apiKey: settings.apiKey,
-    timeout: settings.timeoutMs,
-    // A retry would double the caller's wait; a failed question costs nothing and can be asked again.
-    maxRetries: 0,
-  });
+  const client = createOpenAiClient(settings);
   const model = settings.model as string;
   const messages = (question: string, sources: Source[]) => [
     { role: 'system' as const, content: SYSTEM_PROMPT },

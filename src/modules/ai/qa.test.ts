@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { isoDate } from '../../../test/helpers/assertions.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { insertKnowledge, waitForKnowledge } from '../../../test/helpers/knowledge.ts';
 import { NOT_FOUND_ANSWER } from './engine.ts';
 
 const ROADMAP = readFileSync(new URL('../search/fixtures/roadmap-review.vtt', import.meta.url), 'utf8');
@@ -39,6 +40,8 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
     // The same meeting in another organization, and a deleted copy in Alice's.
     await postVideo(otto, { title: "Otto's copy", transcript: ROADMAP });
     const deleted = await postVideo(alice, { title: 'Deleted copy', transcript: ROADMAP });
+    // Extraction charges its credits in the background: settled before anything counts them.
+    for (const id of [roadmapId, deleted]) await waitForKnowledge(ctx().database.db, id);
     expect((await request(alice, 'DELETE', `/videos/${deleted}`)).statusCode).toBe(200);
   });
 
@@ -81,21 +84,29 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
     const again = await ask(alice, { question: 'Mars colony: oxygen supply plan?' });
     expect(again.json().answered).toBe(false);
 
-    const gaps = await request(alice, 'GET', '/ai/gaps');
+    const gaps = await request(alice, 'GET', '/ai/gaps?type=unanswered_question');
     expect(gaps.statusCode).toBe(200);
-    expect(gaps.json()).toStrictEqual({
-      data: [
-        {
-          kind: 'unanswered_question',
-          question: 'Mars colony: oxygen supply plan?',
-          timesAsked: 2,
-          askedBy: 1,
-          lastAskedAt: isoDate,
-        },
-      ],
-    });
+    expect(gaps.json().data).toStrictEqual([
+      {
+        id: expect.any(String),
+        type: 'unanswered_question',
+        title: 'Mars colony: oxygen supply plan?',
+        description: 'Asked 2 times by 1 person; nothing in the library answers it.',
+        severity: 'medium',
+        occurrences: 2,
+        evidence: [
+          expect.objectContaining({ text: 'Mars colony: oxygen supply plan?', videoId: null, at: isoDate }),
+          expect.objectContaining({
+            text: 'What is the oxygen supply plan for the Mars colony?',
+            videoId: null,
+          }),
+        ],
+        firstSeenAt: isoDate,
+        lastSeenAt: isoDate,
+      },
+    ]);
     // Otto's question is his organization's gap, not Alice's.
-    expect((await request(otto, 'GET', '/ai/gaps')).json().data).toHaveLength(1);
+    expect((await request(otto, 'GET', '/ai/gaps?type=unanswered_question')).json().data).toHaveLength(1);
   });
 
   it("never cites another organization's or a deleted video", async () => {
@@ -134,8 +145,9 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
   it('charges one credit per answered request and refuses with 429 once the month is spent', async () => {
     const budget = async () => (await request(alice, 'GET', '/ai/budget')).json();
     const before = await budget();
-    // Invalid requests above cost nothing: only Alice's successful questions were charged.
-    expect(before.used).toBe(4);
+    // Invalid requests above cost nothing: only Alice's successful questions (4) and the extraction
+    // of her two meetings (2 × 2) were charged.
+    expect(before.used).toBe(8);
     for (let left = before.remaining; left > 0; left--) {
       expect((await ask(alice, { question: 'When is the launch date?' })).statusCode).toBe(201);
     }
@@ -144,5 +156,48 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
     expect(refused.json()).toMatchObject({ success: false, code: 'AI_BUDGET_EXCEEDED' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await budget()).used).toBe(12);
+  });
+  it('suggests follow-up questions the cited meetings answered, none when nothing answered', async () => {
+    const db = ctx().database.db;
+    const carol = await signUpUser(ctx().app, { name: 'Carol' });
+    const meetingId = await postVideo(carol, { title: 'Roadmap review', transcript: ROADMAP });
+    await waitForKnowledge(db, meetingId);
+    await insertKnowledge(
+      db,
+      { id: meetingId, organizationId: carol.organizationId },
+      {
+        items: [
+          {
+            kind: 'question',
+            text: 'When is the launch date again?',
+            subject: 'date launch',
+            answered: true,
+          },
+          {
+            kind: 'question',
+            text: 'Who owns the battery investigation?',
+            subject: 'batteri investig own',
+            answered: true,
+          },
+          {
+            kind: 'question',
+            text: 'Did marketing get the budget?',
+            subject: 'budget get market',
+            answered: false,
+          },
+        ],
+      },
+    );
+    const body = (await ask(carol, { question: 'When is the launch date?' })).json();
+    expect(body.followUpQuestions).toContain('Who owns the battery investigation?');
+    // The same question again is no follow-up; an unanswered one leads nowhere.
+    expect(body.followUpQuestions).not.toContain('When is the launch date again?');
+    expect(body.followUpQuestions).not.toContain('Did marketing get the budget?');
+    expect(body.followUpQuestions.length).toBeLessThanOrEqual(3);
+    expect(
+      (await ask(otto, { question: 'When is the launch date?' })).json().followUpQuestions,
+    ).not.toContain('Who owns the battery investigation?');
+    const unanswered = (await ask(carol, { question: 'How many penguins live on the moon?' })).json();
+    expect(unanswered.followUpQuestions).toStrictEqual([]);
   });
 });

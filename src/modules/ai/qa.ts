@@ -1,12 +1,14 @@
-import { and, count, countDistinct, desc, eq, gte, max, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import { aiQuestions } from '../../db/schema/index.ts';
 import { recordActivity } from '../activity/service.ts';
 import type { AuthUser } from '../auth/sessions.ts';
+import { embedQuery } from '../search/embeddings.ts';
 import { type RetrievalScope, retrieveChunks } from '../search/retrieval.ts';
 import { AI_COSTS, chargeCredits, requireCredits } from './budget.ts';
 import { type AnswerEngine, type EngineAnswer, NOT_FOUND_ANSWER } from './engine.ts';
+import { followUpQuestions } from './follow-ups.ts';
 import type { AnswerView, QaInput } from './schemas.ts';
 import { resolveAiScope } from './scope.ts';
 
@@ -38,7 +40,11 @@ export async function answerQuestion(
   input: { question: string; scope: RetrievalScope; earlier?: string[] },
 ): Promise<EngineAnswer> {
   const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');
-  const passages = await retrieveChunks(context.db, retrievalQuery, input.scope, { limit: SOURCES });
+  const queryEmbedding = await embedQuery(context, retrievalQuery);
+  const passages = await retrieveChunks(context.db, retrievalQuery, input.scope, {
+    limit: SOURCES,
+    queryEmbedding,
+  });
   if (passages.length === 0) return nothingFound;
   return engine.answer({
     question: input.question,
@@ -105,6 +111,11 @@ export async function askQuestion(
   const { organizationId } = scope;
   await requireCredits(context.db, context, { organizationId, credits: AI_COSTS.qa });
   const result = await answerQuestion(context, engine, { question: input.question, scope });
+  const followUps = await followUpQuestions(
+    context.db,
+    input.question,
+    result.citations.map((citation) => citation.videoId),
+  );
   return context.db.transaction(async (tx) => {
     const row = await keepQuestion(tx, context, {
       organizationId,
@@ -117,50 +128,10 @@ export async function askQuestion(
       id: row.id,
       question: input.question,
       ...result,
+      followUpQuestions: followUps,
       engine: engine.name,
       organizationId,
       createdAt: row.createdAt,
     };
   });
-}
-
-/**
- * Knowledge gaps: questions people asked that nothing in the library answered, grouped when they
- * are the same question, most asked first.
- */
-export async function listGaps(
-  db: Db,
-  user: AuthUser,
-  query: { organizationId?: string | undefined; days: number },
-  now: Date,
-) {
-  const { organizationId } = await resolveAiScope(db, user, query, 'querystring');
-  const since = new Date(now.getTime() - query.days * 86_400_000);
-  const rows = await db
-    .select({
-      question: sql<string>`(array_agg(${aiQuestions.question} order by ${aiQuestions.createdAt} desc))[1]`,
-      timesAsked: count(),
-      askedBy: countDistinct(aiQuestions.userId),
-      lastAskedAt: max(aiQuestions.createdAt),
-    })
-    .from(aiQuestions)
-    .where(
-      and(
-        eq(aiQuestions.organizationId, organizationId),
-        eq(aiQuestions.answered, false),
-        gte(aiQuestions.createdAt, since),
-      ),
-    )
-    .groupBy(aiQuestions.normalizedQuestion)
-    .orderBy(desc(count()), desc(max(aiQuestions.createdAt)))
-    .limit(100);
-  return {
-    data: rows.map((row) => ({
-      kind: 'unanswered_question' as const,
-      question: row.question,
-      timesAsked: row.timesAsked,
-      askedBy: row.askedBy,
-      lastAskedAt: row.lastAskedAt as Date,
-    })),
-  };
 }

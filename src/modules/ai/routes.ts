@@ -3,12 +3,12 @@ import type { AppContext } from '../../context.ts';
 import { authenticated, requireAuth, security } from '../../http/auth.ts';
 import { errorResponses } from '../../http/errors.ts';
 import { createEngine } from './engines.ts';
-import { askQuestion, listGaps } from './qa.ts';
-import { answerSchema, gapsQuery, gapsSchema, qaBody } from './schemas.ts';
+import { askQuestion } from './qa.ts';
+import { answerSchema, qaBody } from './schemas.ts';
 
 const tags = ['AI'];
 
-/** Question answering over the library, and the knowledge gaps it reveals. */
+/** Question answering over the library; the gaps it reveals are in gaps-routes.ts. */
 export const aiRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const engine = createEngine(context);
 
@@ -31,22 +31,5 @@ export const aiRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (a
     },
     async (request, reply) =>
       reply.status(201).send(await askQuestion(context, engine, requireAuth(request).user, request.body)),
-  );
-
-  app.get(
-    '/ai/gaps',
-    {
-      onRequest: authenticated,
-      schema: {
-        tags,
-        summary: 'Knowledge gaps: what people asked that the library could not answer',
-        description:
-          'Questions asked through QA that nothing answered, grouped when they are the same question.',
-        security,
-        querystring: gapsQuery,
-        response: { 200: gapsSchema, ...errorResponses(400, 401) },
-      },
-    },
-    async (request) => listGaps(context.db, requireAuth(request).user, request.query, context.clock.now()),
   );
 };

@@ -54,6 +54,10 @@ export const answerSchema = z
     }),
     confidence: z.number().meta({ description: '0–1: how much of the question the cited material covers.' }),
     citations: z.array(citationSchema),
+    followUpQuestions: z.array(z.string()).meta({
+      description:
+        'Up to 3 questions to ask next that the library answers: raised and answered in the cited meetings, the closest to yours first.',
+    }),
     engine: z.string().meta({ example: 'local' }),
     organizationId: uuid(),
     createdAt: timestamp(),
@@ -61,28 +65,3 @@ export const answerSchema = z
   .meta({ id: 'Answer' });
 
 export type AnswerView = z.infer<typeof answerSchema>;
-
-export const gapsQuery = z.object({
-  organizationId: uuid().optional().meta({ description: 'Default: your default organization.' }),
-  days: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(365)
-    .default(90)
-    .meta({ description: 'How far back to look, 1–365.' }),
-});
-
-export const gapSchema = z
-  .object({
-    kind: z.enum(['unanswered_question']).meta({
-      description: 'unanswered_question: asked through QA or chat, and nothing in the library answered it.',
-    }),
-    question: z.string().meta({ description: 'The latest wording of the question.' }),
-    timesAsked: z.number().int(),
-    askedBy: z.number().int().meta({ description: 'How many different people asked it.' }),
-    lastAskedAt: timestamp(),
-  })
-  .meta({ id: 'KnowledgeGap' });
-
-export const gapsSchema = z.object({ data: z.array(gapSchema) });

@@ -11,7 +11,7 @@ export type Mail = { to: string; subject: string; text: string };
  * or roll back with the change that caused them. Delivery happens in the `mail-delivery` job,
  * never inside the request.
  */
-export async function queueMail(tx: Tx, jobs: JobQueue, mail: Mail): Promise<string> {
+export async function queueMail(tx: Tx, jobs: Pick<JobQueue, 'send'>, mail: Mail): Promise<string> {
   const [row] = await tx.insert(mailOutbox).values(mail).returning({ id: mailOutbox.id });
   if (!row) throw new Error('mail_outbox insert returned nothing');
   await jobs.send(MAIL_DELIVERY_JOB, { mailId: row.id }, { tx });

@@ -28,7 +28,10 @@ export type NotificationInput = {
  * the mails (outbox + durable job) all commit or roll back with the change. Each recipient's
  * preferences for the type decide which of in-app and email they get.
  */
-export async function notify(tx: Tx, context: AppContext, input: NotificationInput): Promise<void> {
+/** What telling people needs: the time, and the queue that sends their mails. */
+export type NotifyContext = { clock: AppContext['clock']; jobs: Pick<AppContext['jobs'], 'send'> };
+
+export async function notify(tx: Tx, context: NotifyContext, input: NotificationInput): Promise<void> {
   const recipientIds = [...new Set(input.recipientIds)].filter((id) => id !== input.actorId);
   if (recipientIds.length === 0) return;
   const defaults = NOTIFICATION_TYPES[input.type];

@@ -12,6 +12,7 @@ const DEFAULTS = {
   channel_video: { inApp: true, email: false },
   invitation: { inApp: true, email: true },
   role_change: { inApp: true, email: true },
+  ai_budget: { inApp: true, email: true },
 };
 
 describe('notification preferences', () => {

@@ -10,6 +10,11 @@ export const NOTIFICATION_TYPES = {
   channel_video: { description: 'A new video in a channel you follow', inApp: true, email: false },
   invitation: { description: 'You were invited to an organization', inApp: true, email: 'always' },
   role_change: { description: 'Your role in an organization changed', inApp: true, email: true },
+  ai_budget: {
+    description: 'An organization you administer used 80 % or all of its monthly AI credits',
+    inApp: true,
+    email: true,
+  },
 } as const satisfies Record<string, { description: string; inApp: boolean; email: boolean | 'always' }>;
 
 export type NotificationType = keyof typeof NOTIFICATION_TYPES;

@@ -1,5 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { type QueryEmbedding, vectorParam } from './embeddings.ts';
+import { reciprocalRankFusion } from './fusion.ts';
 
 /** Where to look: always within organizations, optionally narrowed to videos or a channel, series or collection. */
 export type RetrievalScope = {
@@ -30,11 +32,13 @@ const lengthWeight = sql.raw(String(0.5));
 const neighbourWeight = sql.raw(String(0.3));
 /**
  * Passages ranked exactly (their vectors read); the others are left out by a first pass that
- * reads only the index.
+ * reads only the index. The ranking by embedding is as deep.
  */
 const RESCORE = 200;
 /** Passages in a scope small enough for every word to pick candidates (a meeting or a few). */
 const SMALL_SCOPE = 2_000;
+/** In a larger scope, the passages of the most recent meetings that are vector candidates too. */
+const VECTOR_RECENT = 2_000;
 /** A word in more passages than this share of the scope is too common to pick candidates with. */
 const COMMON_SHARE = 0.2;
 
@@ -51,22 +55,14 @@ function scopeConditions(scope: RetrievalScope): SQL {
 }
 
 /**
- * The passages of transcripts that best answer a question, best first, with their scores: what
- * the AI layer quotes and cites. Ranking is BM25-like over the question's stemmed words (stop
- * words dropped): each word counts by how rare it is among the passages in scope (idf) times
- * how much the passage holds it (PostgreSQL's saturating `ts_rank` of that word), discounted for
- * long passages. Every passage needs at least one of the words; a question of stop words only
- * finds nothing.
+ * The lexical ranking, as CTEs ending in `smoothed` (every candidate passage's score): BM25-like
+ * over the question's stemmed words (stop words dropped): each word counts by how rare it is among
+ * the passages in scope (idf) times how much the passage holds it (PostgreSQL's saturating
+ * `ts_rank` of that word), discounted for long passages. Every passage needs at least one of the
+ * words; a question of stop words only finds nothing.
  */
-export async function retrieveChunks(
-  db: Db,
-  question: string,
-  scope: RetrievalScope,
-  { limit = 5 }: { limit?: number } = {},
-): Promise<RetrievedChunk[]> {
-  if (scope.organizationIds.length === 0 || (scope.videoIds && scope.videoIds.length === 0)) return [];
-  const { rows } = await db.execute<RetrievedChunk>(sql`
-    with terms as (
+function lexicalRanking(question: string, scope: RetrievalScope): SQL {
+  return sql`terms as (
       select lexeme, quote_literal(lexeme)::tsquery as query
       from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme
     ),
@@ -121,13 +117,95 @@ export async function retrieveChunks(
         + case when lead(s.index) over w = s.index + 1 then lead(s.own) over w else 0 end) as score
       from scored s
       window w as (partition by s.video_id order by s.index)
-    ),
-    best as (select * from smoothed order by score desc, id limit ${limit})
-    select c.id as "chunkId", c.video_id as "videoId", v.title as "videoTitle", c.index,
+    )`;
+}
+
+/** The passages' columns a caller gets, from `c` (transcript_chunks) and `v` (videos). */
+const passageColumns = sql`c.id as "chunkId", c.video_id as "videoId", v.title as "videoTitle", c.index,
       c.first_segment_index as "firstSegmentIndex", c.last_segment_index as "lastSegmentIndex",
       c.start_seconds as "startSeconds", c.end_seconds as "endSeconds", c.speaker_names as "speakerNames",
-      c.text, best.score
+      c.text`;
+
+/**
+ * The passages of transcripts that best answer a question, best first, with their scores: what
+ * the AI layer quotes and cites. Ranking is lexical (see lexicalRanking); given the question's
+ * vector (`queryEmbedding`, from embeddings.ts), it is fused with a ranking by cosine similarity
+ * (see fusedChunks).
+ */
+export async function retrieveChunks(
+  db: Db,
+  question: string,
+  scope: RetrievalScope,
+  { limit = 5, queryEmbedding }: { limit?: number; queryEmbedding?: QueryEmbedding } = {},
+): Promise<RetrievedChunk[]> {
+  if (scope.organizationIds.length === 0 || (scope.videoIds && scope.videoIds.length === 0)) return [];
+  if (queryEmbedding) return fusedChunks(db, question, scope, limit, queryEmbedding);
+  const { rows } = await db.execute<RetrievedChunk>(sql`
+    with ${lexicalRanking(question, scope)},
+    best as (select * from smoothed order by score desc, id limit ${limit})
+    select ${passageColumns}, best.score
     from best join transcript_chunks c on c.id = best.id join videos v on v.id = c.video_id
     order by best.score desc, c.video_id, c.index`);
   return rows;
+}
+
+/**
+ * Lexical ranks fused with vector ranks by Reciprocal Rank Fusion; `score` is the fused score.
+ * The vector ranking holds the passages with a vector from the query's model, by cosine
+ * similarity (vectors are stored at unit length: a dot product), best `RESCORE` first. Its
+ * candidates: every passage of a scope of up to `SMALL_SCOPE` passages; in a larger scope, the
+ * lexical candidates plus the `VECTOR_RECENT` passages of the most recent meetings — similarity
+ * is computed in SQL, about 0.1–0.3 ms per 1,536-dimension passage, so the bound keeps a question
+ * over a whole library under half a second, and recent meetings are what most questions are
+ * about. A passage found by its vector alone (none of the words: a synonym, a paraphrase) enters
+ * the result like any other.
+ */
+async function fusedChunks(
+  db: Db,
+  question: string,
+  scope: RetrievalScope,
+  limit: number,
+  queryEmbedding: QueryEmbedding,
+): Promise<RetrievedChunk[]> {
+  const { model } = queryEmbedding;
+  const { rows } = await db.execute<{ lexical: string[] | null; vector: string[] | null }>(sql`
+    with ${lexicalRanking(question, scope)},
+    probe as (select ${vectorParam(queryEmbedding.vector)}::real[] as v),
+    pool as (
+      select s.id from scoped s cross join totals where totals.n <= ${SMALL_SCOPE}
+      union
+      select id from smoothed
+      union
+      (select s.id
+        from scoped s cross join totals
+        join chunk_embeddings e on e.chunk_id = s.id and e.model = ${model}
+        join videos v on v.id = e.video_id
+        where totals.n > ${SMALL_SCOPE}
+        order by coalesce(v.recorded_at, v.created_at) desc, s.id desc
+        limit ${VECTOR_RECENT})
+    ),
+    nearest as (
+      select p.id, similarity.value
+      from pool p
+      join chunk_embeddings e on e.chunk_id = p.id and e.model = ${model}
+      cross join probe
+      cross join lateral (select sum(a * b) as value from unnest(e.embedding, probe.v) as t(a, b)) similarity
+      where array_length(e.embedding, 1) = array_length(probe.v, 1)
+      order by similarity.value desc, p.id
+      limit ${RESCORE}
+    )
+    select (select array_agg(id::text order by score desc, id) from smoothed) as lexical,
+      (select array_agg(id::text order by value desc, id) from nearest) as vector`);
+  const fused = reciprocalRankFusion([rows[0]?.lexical ?? [], rows[0]?.vector ?? []]).slice(0, limit);
+  if (fused.length === 0) return [];
+  const { rows: passages } = await db.execute<Omit<RetrievedChunk, 'score'>>(sql`
+    select ${passageColumns}
+    from unnest(${sql.param(fused.map((entry) => entry.id))}::uuid[]) as f(id)
+    join transcript_chunks c on c.id = f.id join videos v on v.id = c.video_id`);
+  const byId = new Map(passages.map((passage) => [passage.chunkId, passage]));
+  // A passage rewritten between the two statements is gone: the others keep their places.
+  return fused.flatMap(({ id, score }) => {
+    const passage = byId.get(id);
+    return passage ? [{ ...passage, score }] : [];
+  });
 }

@@ -33,7 +33,7 @@ export const searchRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
     },
     async (request) => {
       const userId = callerId(request);
-      const results = await search(context.db, userId, request.query);
+      const results = await search(context.db, userId, request.query, context);
       const { q, page: _page, limit: _limit, organizationId, ...filters } = request.query;
       // History is a by-product: the answer does not wait for it, and losing an entry loses no result.
       recordSearch(context.db, {

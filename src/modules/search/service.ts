@@ -3,6 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { memberships } from '../../db/schema/index.ts';
 import { toPage } from '../../http/pagination.ts';
 import { requireRole } from '../organizations/access.ts';
+import { embedQuery, type QueryEmbedding, vectorParam } from './embeddings.ts';
+import { RRF_K } from './fusion.ts';
 import { parseQuery, toTsquery } from './query.ts';
 import { SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from './schemas.ts';
 
@@ -235,11 +237,75 @@ async function momentsOf(
   return byVideo;
 }
 
+/** The results of a search, and the page of them: by score, then newest first. */
+function lexicalPage(query: SearchQuery, scope: Scope, types: SearchType[]) {
+  return {
+    ctes: sql`results as materialized (${resultsSql(query, scope)})`,
+    page: sql`select * from results
+      where type = any(${sql.param(types)}::text[])
+      order by score desc, created_at desc, id`,
+  };
+}
+
+/** Passages whose similarity to the query is computed, at most, in a fused search (see fusedPage). */
+const VECTOR_PASSAGES = 1_000;
+
+/**
+ * The results of a search whose query has a vector, and the page of them, by Reciprocal Rank
+ * Fusion: every result scores 1/(60 + its lexical rank) — the order a lexical search gives the
+ * selected types — and a video adds 1/(60 + its vector rank), by the best cosine similarity of its
+ * passages to the query. Fusion re-ranks what the words found; it adds no video the words did not
+ * find (a snippet marks the words and a moment links to where they were said), so facets and
+ * totals are those of a lexical search. Similarity is computed in SQL for the passages of the
+ * lexically best videos first, up to `VECTOR_PASSAGES` passages (a few hundred milliseconds at
+ * 1,536 dimensions): the pages people read. `score` is the fused score.
+ */
+function fusedPage(query: SearchQuery, scope: Scope, types: SearchType[], queryEmbedding: QueryEmbedding) {
+  const { model } = queryEmbedding;
+  const ctes = sql`results as materialized (${resultsSql(query, scope)}),
+    probe as (select ${vectorParam(queryEmbedding.vector)}::real[] as v),
+    pool as (
+      select e.chunk_id, e.video_id
+      from (
+        select id, row_number() over (order by score desc, created_at desc, id) as position
+        from results where type = 'video'
+      ) found
+      join chunk_embeddings e on e.video_id = found.id and e.model = ${model}
+      order by found.position, e.chunk_id
+      limit ${VECTOR_PASSAGES}
+    ),
+    nearest as (
+      select p.video_id, row_number() over (order by max(similarity.value) desc, p.video_id) as rank
+      from pool p
+      join chunk_embeddings e on e.chunk_id = p.chunk_id
+      cross join probe
+      cross join lateral (select sum(a * b) as value from unnest(e.embedding, probe.v) as t(a, b)) similarity
+      where array_length(e.embedding, 1) = array_length(probe.v, 1)
+      group by p.video_id
+    )`;
+  const page = sql`select * from (
+        select r.type, r.id, r.video_id, r.organization_id, r.title, r.created_at, r.snippet_source,
+          r.text_match, r.best_chunk_ids,
+          (1.0 / (${sql.raw(String(RRF_K))} + row_number() over (order by r.score desc, r.created_at desc, r.id))
+            + coalesce(1.0 / (${sql.raw(String(RRF_K))} + s.rank), 0))::float8 as score
+        from results r
+        left join nearest s on r.type = 'video' and s.video_id = r.id
+        where r.type = any(${sql.param(types)}::text[])
+      ) fused
+      order by score desc, created_at desc, id`;
+  return { ctes, page };
+}
+
+/** The caller's app, when search may embed the query (an embedding model is configured). */
+export type SearchEmbedding = Parameters<typeof embedQuery>[0];
+
 /**
  * `GET /search`: what the caller may read (their organizations' content, nothing soft-deleted),
- * ranked by relevance then recency, with snippets, moments for videos and counts per type.
+ * ranked by relevance then recency, with snippets, moments for videos and counts per type. With
+ * `embedding` and an embedding model configured, the ranking fuses lexical ranks with the
+ * videos' vector ranks (see fusedPage).
  */
-export async function search(db: Db, userId: string, query: SearchQuery) {
+export async function search(db: Db, userId: string, query: SearchQuery, embedding?: SearchEmbedding) {
   const organizationIds = await organizationsOf(db, userId, query.organizationId);
   const speakerIds = query.speaker ? await speakersNamed(db, organizationIds, query.speaker) : null;
   const scope: Scope = { organizationIds, speakerIds };
@@ -252,18 +318,23 @@ export async function search(db: Db, userId: string, query: SearchQuery) {
   if (parsed.clauses.length === 0) return empty;
   const tsquery = toTsquery(parsed);
   const offset = (query.page - 1) * query.limit;
+  // A speaker filter asks who said the words, which a vector cannot tell.
+  const fuses = embedding !== undefined && types.includes('video') && !speakerIds;
+  const meaning = parsed.clauses.flatMap((clause) => clause.map((term) => term.text)).join(' ');
+  const queryEmbedding = fuses ? await embedQuery(embedding, meaning) : undefined;
+  const page = queryEmbedding
+    ? fusedPage(query, scope, types, queryEmbedding)
+    : lexicalPage(query, scope, types);
   const { rows } = await db.execute<ResultRow>(sql`
     with q as materialized (select ${tsquery} as query),
-    results as materialized (${resultsSql(query, scope)}),
+    ${page.ctes},
     facets as (select type, count(*)::int as n from results group by type)
     select (select coalesce(json_object_agg(type, n), '{}'::json) from facets) as facets,
       page.type, page.id, page.video_id, page.organization_id, page.title, page.score, page.created_at,
       page.text_match, page.best_chunk_ids, ${headline(sql`page.snippet_source`)} as snippet
     from q
     left join lateral (
-      select * from results
-      where type = any(${sql.param(types)}::text[])
-      order by score desc, created_at desc, id
+      ${page.page}
       limit ${query.limit} offset ${offset}
     ) page on true`);
   const facets = facetsOf(rows[0]?.facets ?? {});

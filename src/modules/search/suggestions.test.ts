@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SignedUpUser } from '../../../test/helpers/factories.ts';
+import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
 import { createChannelRow, createSeriesRow, createVideoRow } from '../../../test/helpers/library.ts';
 import { collections, searchHistory, speakers } from '../../db/schema/index.ts';
 import { recordSearch } from '../saved-searches/history.ts';
@@ -104,6 +105,38 @@ describe('GET /search/suggestions', () => {
       data: [{ type: 'channel', text: 'Engineering', id: ids.engineering }],
     });
     expect(texts(await suggest(crew().outsider, 'q=ali'))).toEqual(['speaker:Alina']);
+  });
+
+  it('suggests topics discussed in meetings that are not deleted, of the organization only', async () => {
+    const db = ctx().database.db;
+    const { organizationId, member, outsider } = crew();
+    const meeting = await createVideoRow(db, {
+      organizationId,
+      authorId: member.id,
+      title: 'Quarterly call',
+    });
+    const { topicIds } = await insertKnowledge(db, meeting, {
+      topics: [{ name: 'pricing tiers', key: 'price tier' }],
+    });
+    const deleted = await createVideoRow(db, {
+      organizationId,
+      authorId: member.id,
+      title: 'Old',
+      isDeleted: true,
+    });
+    await insertKnowledge(db, deleted, { topics: [{ name: 'prizes', key: 'prize' }] });
+    const foreign = await createVideoRow(db, {
+      organizationId: outsider.organizationId,
+      authorId: outsider.id,
+      title: 'x',
+    });
+    await insertKnowledge(db, foreign, { topics: [{ name: 'pricing model', key: 'price model' }] });
+
+    expect(await suggest(member, 'q=pricing%20t')).toStrictEqual({
+      data: [{ type: 'topic', text: 'pricing tiers', id: topicIds[0] }],
+    });
+    expect(texts(await suggest(member, 'q=pri'))).not.toContain('topic:prizes');
+    expect(texts(await suggest(outsider, 'q=pricing'))).toEqual(['topic:pricing model']);
   });
 
   it("ranks starts of words first, then closer and shorter texts, with the caller's own searches", async () => {

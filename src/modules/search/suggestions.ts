@@ -4,7 +4,15 @@ import type { Db } from '../../db/client.ts';
 import { uuid } from '../../http/ids.ts';
 import { requireRole } from '../organizations/access.ts';
 
-export const SUGGESTION_TYPES = ['video', 'speaker', 'channel', 'series', 'collection', 'query'] as const;
+export const SUGGESTION_TYPES = [
+  'video',
+  'speaker',
+  'topic',
+  'channel',
+  'series',
+  'collection',
+  'query',
+] as const;
 
 /** pg_trgm word similarity from which a text counts as a typo of what was typed. */
 const TYPO_SIMILARITY = 0.4;
@@ -28,7 +36,7 @@ export const suggestionSchema = z
   .object({
     type: z.enum(SUGGESTION_TYPES).meta({
       description:
-        'video: a title; speaker, channel, series, collection: a name; query: one of your recent searches.',
+        'video: a title; speaker, topic, channel, series, collection: a name; query: one of your recent searches.',
     }),
     text: z.string(),
     id: uuid().meta({ description: 'What the text is of (for `query`, the search history entry).' }),
@@ -77,6 +85,12 @@ export async function suggest(db: Db, userId: string, query: SuggestionQuery): P
           union all
           select 'speaker', id, name from speakers
             where organization_id in (select organization_id from scope) and ${matches('name')}
+          union all
+          -- Topics extracted from meetings, while a meeting that is not deleted discusses them.
+          select 'topic', t.id, t.name from topics t
+            where t.organization_id in (select organization_id from scope) and ${matches('t.name')}
+              and exists (select 1 from video_topics vt join videos v on v.id = vt.video_id
+                where vt.topic_id = t.id and not v.is_deleted)
           union all
           select 'channel', id, name from channels
             where organization_id in (select organization_id from scope) and ${matches('name')}

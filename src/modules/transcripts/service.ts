@@ -5,7 +5,9 @@ import type { Db, Tx } from '../../db/client.ts';
 import { speakers, transcriptSegments, videos } from '../../db/schema/index.ts';
 import { AppError, errors } from '../../http/errors.ts';
 import { recordActivity } from '../activity/service.ts';
+import { requestKnowledgeExtraction } from '../knowledge/service.ts';
 import { buildChunks, writeChunks } from '../search/chunks.ts';
+import { requestEmbeddings } from '../search/embeddings.ts';
 import { requireVideoAccess } from '../videos/access.ts';
 import { toSrt, toVtt } from './format.ts';
 import { detectFormat, parseTranscript, type TranscriptFormat } from './parse.ts';
@@ -66,6 +68,8 @@ async function writeTranscript(
     .update(videos)
     .set({ transcript: text, updatedAt: context.clock.now() })
     .where(eq(videos.id, video.id));
+  await requestKnowledgeExtraction(tx, context, { ...video, hasTranscript: segments.length > 0 });
+  await requestEmbeddings(tx, context.jobs, video.id, context.config);
 }
 
 async function durationOf(tx: Tx, videoId: string): Promise<number | null> {

@@ -6,7 +6,9 @@ import type { Role } from '../../db/schema/users.ts';
 import { AppError, type ErrorDetail, errors } from '../../http/errors.ts';
 import { type Page, type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
 import { recordActivity } from '../activity/service.ts';
+import { renameSpeakerInKnowledge } from '../knowledge/service.ts';
 import { requireRole } from '../organizations/access.ts';
+import { requestEmbeddings } from '../search/embeddings.ts';
 import { requireVideoAccess } from '../videos/access.ts';
 import type { SpeakerView } from './schemas.ts';
 import { rebuildChunks } from './service.ts';
@@ -141,7 +143,11 @@ export async function updateSpeaker(
         .selectDistinct({ id: transcriptChunks.videoId, organizationId: transcriptChunks.organizationId })
         .from(transcriptChunks)
         .where(sql`${transcriptChunks.speakerIds} @> array[${speaker.id}]::uuid[]`);
-      for (const video of spokenIn) await rebuildChunks(tx, video);
+      for (const video of spokenIn) {
+        await rebuildChunks(tx, video);
+        await requestEmbeddings(tx, context.jobs, video.id, context.config);
+      }
+      await renameSpeakerInKnowledge(tx, speaker.organizationId, speaker.name, changes.name);
     }
     await recordActivity(tx, {
       organizationId: speaker.organizationId,

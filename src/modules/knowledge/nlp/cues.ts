@@ -1,0 +1,166 @@
+/**
+ * The cue phrases that make a sentence a decision, an action item or a question worth keeping,
+ * as readable tables. Patterns are written as plain phrases: a space also lets a filler ("uh",
+ * "um") or a comma through, and an apostrophe also matches the spaced-out contractions of
+ * transcribed speech ("we 'll", "let 's"). They are global and case-insensitive: use them with
+ * `matchAll`, and check the case of a captured name yourself.
+ */
+
+const SPACE = String.raw`[\s,]+(?:(?:uh|um|uhm|er|erm)[\s,.]+)*`;
+
+export function cue(phrase: string): RegExp {
+  return new RegExp(phrase.replaceAll(' ', SPACE).replaceAll("'", String.raw`\s?['’]`), 'giu');
+}
+
+/** Verbs that make a choice when the team says it will do them ("we'll use", "we won't ship"). */
+const CHOICE_VERBS =
+  '(?:go with|use|stick with|drop|adopt|switch to|skip|postpone|cancel|target|launch|ship|include|keep|remove|choose|pick|buy|hire)';
+
+export const DECISION_CUES: RegExp[] = [
+  cue(
+    String.raw`\bwe(?: (?:have|'ve|had|'d|all|just|finally|already|eventually|then))* (?:decided|agreed|chose|settled on|opted)\b`,
+  ),
+  cue(String.raw`\b(?:it|that)(?:'s| is| was| has been)(?: now| then)? (?:decided|agreed|settled|final)\b`),
+  cue(String.raw`\b(?:the|our)(?: final)? decision (?:is|was)\b`),
+  cue(
+    String.raw`\bwe(?:'ve| have)? (?:made|reached|came to|come to) (?:a|an|the|our)(?: final)? (?:decision|agreement|conclusion)\b`,
+  ),
+  cue(String.raw`\blet's(?: not)? (?:go with|use|stick with|drop|choose|pick)\b`),
+  cue(String.raw`\bwe(?:'re| are) (?:going with|going to go with|gonna go with)\b`),
+  cue(String.raw`\bwe(?:'re| are) (?:not )?(?:going to|gonna) ${CHOICE_VERBS}\b`),
+  cue(String.raw`\bwe(?:'ll| will| shall)(?: not)? ${CHOICE_VERBS}\b`),
+  cue(String.raw`\bwe (?:won't|will not|shall not) ${CHOICE_VERBS}\b`),
+  cue(String.raw`\bfinal answer is\b`),
+];
+
+/** Words before a cue that make it a condition or a report of doubt, not a decision ("if we agreed"). */
+export const NOT_DECIDED = /\b(?:if|whether|unless|once|when|before|until|maybe|perhaps)\s+[^,;.]*$/i;
+
+/** Words before a cue that make it a condition, not a commitment ("if you have to send…"). */
+export const CONDITIONAL = /\b(?:if|whether|unless|when)\s+[^,;.]*$/i;
+
+/**
+ * Verbs of work someone can go away and do: a commitment to one of these is an action item
+ * ("I'll send…"), a commitment to any other ("I'll show you", "I'll be quick") is talk. Verbs
+ * that as often do something in the meeting itself ("I'll add one thing", "I'll present the
+ * agenda", "I'll change slides") are left out.
+ */
+export const TASK_VERBS = new Set(
+  `send email e-mail mail forward circulate share post publish upload write draft prepare update
+  check double-check verify confirm review test fix finish complete deliver submit book schedule
+  organise organize arrange set contact call ring ping phone reach follow find look investigate
+  research train measure compute calculate estimate collect gather compile document summarise
+  summarize implement build design create develop install deploy merge release migrate refactor
+  clean sort order buy pay sign approve provide print invite remind coordinate plan produce
+  record fill get put handle take talk work ask compare evaluate analyse analyze rewrite redo
+  remove replace cancel hire interview negotiate`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Verbs whose particle makes them a task (follow up, look into, find out, take care of…). */
+export const TASK_PARTICLES: Record<string, RegExp> = {
+  reach: /^reach out\b/i,
+  follow: /^follow up\b/i,
+  look: /^look (?:into|at|up|for)\b/i,
+  find: /^find out\b/i,
+  set: /^set up\b/i,
+  sort: /^sort out\b/i,
+  clean: /^clean up\b/i,
+  put: /^put together\b/i,
+  fill: /^fill in\b/i,
+  get: /^get (?:back to|in touch)\b/i,
+  take: /^take care of\b/i,
+  talk: /^talk (?:to|with)\b/i,
+  work: /^work on\b/i,
+  ask: /^ask (?:\p{Lu}\p{L}+|the|them|him|her) (?:to|for|about)\b/u,
+};
+
+/** How an action item's owner is found. */
+export type OwnerRule = 'speaker' | 'named' | 'addressee' | 'none';
+
+export type ActionCue = {
+  pattern: RegExp;
+  owner: OwnerRule;
+  /** A due date must be said too: "I can send…" is an offer unless a day is named. */
+  needsDate: boolean;
+};
+
+const ADVERBS =
+  '(?: (?:also|just|then|definitely|quickly|first|personally|please|maybe|go and|make sure to|try to|be able to))*';
+const NAME = String.raw`(?<owner>\p{Lu}[\p{L}\x27-]+)`;
+
+/** Each `verb` group must be a task verb; an `owner` group names the owner. */
+export const ACTION_CUES: ActionCue[] = [
+  {
+    pattern: cue(
+      String.raw`\bI(?:'ll| will| shall|'m going to| am going to|'m gonna| am gonna)${ADVERBS} (?<verb>\p{L}+)`,
+    ),
+    owner: 'speaker',
+    needsDate: false,
+  },
+  {
+    pattern: cue(
+      String.raw`\bI(?: can| could|'d be happy to|'m happy to| am happy to)${ADVERBS} (?<verb>\p{L}+)`,
+    ),
+    owner: 'speaker',
+    needsDate: true,
+  },
+  {
+    pattern: cue(
+      String.raw`\b${NAME}(?:'ll| will| is going to| is gonna| has to| needs to| is to)${ADVERBS} (?<verb>\p{L}+)`,
+    ),
+    owner: 'named',
+    needsDate: false,
+  },
+  {
+    pattern: cue(String.raw`\blet's make sure(?: that)? ${NAME} (?<verb>\p{L}+)`),
+    owner: 'named',
+    needsDate: false,
+  },
+  {
+    pattern: cue(String.raw`\b(?:can|could|would|will) you${ADVERBS} (?<verb>\p{L}+)`),
+    owner: 'addressee',
+    needsDate: false,
+  },
+  {
+    pattern: cue(String.raw`\byou(?:'ll| will)? (?:have|need|'ve got|have got) to${ADVERBS} (?<verb>\p{L}+)`),
+    owner: 'none',
+    needsDate: false,
+  },
+  {
+    pattern: cue(
+      String.raw`\b(?:we|someone|somebody)(?: (?:need|needs|have|has|must|'ll have|will have|'ve got|have got))? to${ADVERBS} (?<verb>\p{L}+)`,
+    ),
+    owner: 'none',
+    needsDate: true,
+  },
+  {
+    pattern: cue(
+      String.raw`\baction items?(?: for ${NAME})?[:,\s-]+(?:(?<assignee>\p{Lu}[\p{L}\x27-]+) to )?(?<verb>\p{L}+)`,
+    ),
+    owner: 'named',
+    needsDate: false,
+  },
+];
+
+/** A reply that takes on a request ("Sure.", "Will do.", "I can do that"). */
+export const ACCEPTS =
+  /^\W*(?:sure|yes|yeah|yep|okay|ok|will do|no problem|of course|absolutely|fine|i can|i will|i'll)\b/i;
+
+/**
+ * Tags that turn a statement into a question only in form ("…, right?", "…, haven't we?"): the
+ * speaker expects no answer.
+ */
+export const QUESTION_TAGS =
+  /[,\s](?:right|you know|okay|ok|alright|all right|yeah|eh|no|yes|huh|correct|see|(?:\w+n't|is|are|was|were|do|does|did|have|has|had|will|would|can|could|should|shall) (?:it|we|you|they|he|she|that|there|i))\s*\?$/i;
+
+/** Questions that run the meeting rather than ask about its subject. */
+export const PROCEDURAL_QUESTIONS = [
+  /\b(?:shall|should|can|could) we (?:move on|go on|start|begin|continue|stop|finish|wrap up|break|go to)\b/i,
+  /\b(?:can|could|may|shall) I (?:just )?(?:thank|welcome|come in|come back|interrupt|add|say|go|start|begin|propose|take this)\b/i,
+  /\b(?:any|anything|anyone|anybody) (?:other |more |else )*(?:questions?|comments?|else)\b/i,
+  /\b(?:does that make sense|is that (?:ok|okay|alright|clear|right|fine)|are we (?:ready|done|all set)|can you (?:hear|see) me)\b/i,
+  /\b(?:you want to|do you want to go|who wants to go|who's next|your turn)\b/i,
+  /\b(?:declarations? of interest|introduce (?:yourselves|yourself|your officials)|for the record|in private|a (?:little )?(?:bit of a )?break)\b/i,
+];

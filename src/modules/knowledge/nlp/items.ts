@@ -1,0 +1,182 @@
+import type { ExtractedItem } from '../extraction.ts';
+import {
+  ACCEPTS,
+  ACTION_CUES,
+  type ActionCue,
+  CONDITIONAL,
+  DECISION_CUES,
+  NOT_DECIDED,
+  QUESTION_TAGS,
+  TASK_PARTICLES,
+  TASK_VERBS,
+} from './cues.ts';
+import { dueDateIn } from './dates.ts';
+import { around, type Document, type Sentence } from './document.ts';
+import { CALENDAR_WORDS } from './lexicon.ts';
+import { findQuestion } from './questions.ts';
+import { subjectOf } from './text.ts';
+
+type Found = Omit<ExtractedItem, 'subject'>;
+
+/** A reply comes within this many turns of what it answers. */
+const REPLY_TURNS = 2;
+
+/**
+ * The decisions, action items and questions of a transcript, in time order, at most one per
+ * sentence: an action item with an owner or a due date says more than the decision it may also
+ * be ("we agreed Maria sends it by Friday"), a decision more than a bare commitment.
+ */
+export function findItems(doc: Document, meetingDate: Date): ExtractedItem[] {
+  const items: Array<ExtractedItem & { turn: number }> = [];
+  for (const sentence of doc.sentences) {
+    const action = findAction(doc, sentence, meetingDate);
+    const decision = findDecision(sentence);
+    const found =
+      action && (action.owner || action.dueDate || !decision)
+        ? action
+        : (decision ?? findQuestion(doc, sentence));
+    if (!found) continue;
+    const item = { ...found, subject: subjectOf(found.text), turn: sentence.turn };
+    if (!items.some((earlier) => restates(item, earlier))) items.push(item);
+  }
+  return items.map(({ turn, ...item }) => item);
+}
+
+/**
+ * "Sure, I will send them." right after "Tom, can you send the notes by Friday?": the owner taking
+ * on a task already listed, with nothing new to say about it.
+ */
+function restates(
+  item: ExtractedItem & { turn: number },
+  earlier: ExtractedItem & { turn: number },
+): boolean {
+  if (item.kind !== 'action_item' || earlier.kind !== 'action_item' || item.owner !== earlier.owner)
+    return false;
+  if (item.turn - earlier.turn > REPLY_TURNS) return false;
+  const said = new Set(earlier.subject.split(' '));
+  return item.subject.split(' ').every((stem) => stem === '' || said.has(stem));
+}
+
+/**
+ * Whether a clause is asked rather than said: it runs to a question mark before the next stop
+ * (a tag, "…, alright?", leaves it said).
+ */
+const isAsked = (text: string, at: number) => /^[^.!]*\?/.test(text.slice(at).replace(QUESTION_TAGS, '.'));
+
+function findDecision(sentence: Sentence): Found | null {
+  for (const pattern of DECISION_CUES) {
+    for (const match of sentence.text.matchAll(pattern)) {
+      if (isAsked(sentence.text, match.index)) continue;
+      if (NOT_DECIDED.test(sentence.text.slice(0, match.index))) continue;
+      return item('decision', sentence, match.index);
+    }
+  }
+  return null;
+}
+
+function findAction(doc: Document, sentence: Sentence, meetingDate: Date): Found | null {
+  for (const rule of ACTION_CUES) {
+    for (const match of sentence.text.matchAll(rule.pattern)) {
+      const verb = match.groups?.verb;
+      if (!verb || !isTask(verb, sentence.text.slice(match.index + match[0].length - verb.length))) continue;
+      // A request is asked ("can you send…?"); anything else asked is a question, not a task.
+      if (rule.owner !== 'addressee' && isAsked(sentence.text, match.index)) continue;
+      if (CONDITIONAL.test(sentence.text.slice(0, match.index))) continue;
+      const found = item('action_item', sentence, match.index);
+      const owner = ownerOf(doc, sentence, rule, match.groups ?? {});
+      if (owner === undefined) continue;
+      const dueDate = dueDateIn(found.text, meetingDate);
+      if (rule.needsDate && !dueDate) continue;
+      // A request nobody takes on and with no day to it is talk ("could you check…?").
+      if (rule.owner === 'addressee' && !owner && !dueDate) continue;
+      return { ...found, owner, dueDate };
+    }
+  }
+  return null;
+}
+
+function isTask(verb: string, rest: string): boolean {
+  const base = [verb, verb.replace(/e?s$/i, ''), verb.replace(/s$/i, '')]
+    .map((form) => form.toLowerCase())
+    .find((form) => TASK_VERBS.has(form));
+  if (!base) return false;
+  const particle = TASK_PARTICLES[base];
+  return !particle || particle.test(rest);
+}
+
+function item(kind: Found['kind'], sentence: Sentence, at: number): Found {
+  const { text, start, end } = around(sentence, at);
+  return {
+    kind,
+    text,
+    start,
+    end,
+    speaker: sentence.speaker,
+    owner: null,
+    dueDate: null,
+    answered: null,
+    answer: null,
+  };
+}
+
+/**
+ * Who an action item is for: the speaker for "I'll…", the person named for "Maria will…", and for
+ * a request the person called by name ("Priya, can you…") or else the one who takes it on in the
+ * next turns ("Sure."). `undefined` when the words that looked like a name are not one ("It will…").
+ */
+function ownerOf(
+  doc: Document,
+  sentence: Sentence,
+  rule: ActionCue,
+  groups: Record<string, string | undefined>,
+): string | null | undefined {
+  switch (rule.owner) {
+    case 'speaker':
+      return sentence.speaker;
+    case 'none':
+      return null;
+    case 'named': {
+      const name = groups.owner ?? groups.assignee;
+      if (!name) return null;
+      return isName(doc, sentence, name) ? fullName(doc, name) : undefined;
+    }
+    case 'addressee': {
+      const called = addressed(sentence.text);
+      if (called && isName(doc, sentence, called)) return fullName(doc, called);
+      return taker(doc, sentence);
+    }
+  }
+}
+
+const VOCATIVE_FIRST = /^\W*(?:(?:okay|ok|so|and|now|right|good|great|well|alright)\W+)*(\p{Lu}[\p{L}'-]+),/u;
+const VOCATIVE_LAST = /,\s*(\p{Lu}[\p{L}'-]+)\s*[?.!]?$/u;
+
+const addressed = (text: string) => text.match(VOCATIVE_FIRST)?.[1] ?? text.match(VOCATIVE_LAST)?.[1] ?? null;
+
+/** A capitalised word the tagger takes for a proper noun, or a speaker's name; no weekday or month. */
+function isName(doc: Document, sentence: Sentence, word: string): boolean {
+  const lower = word.toLowerCase();
+  if (!/^\p{Lu}/u.test(word) || CALENDAR_WORDS.has(lower)) return false;
+  if (doc.speakerNames.has(lower)) return true;
+  return sentence.tokens.some((token) => token.value === word && token.pos === 'PROPN');
+}
+
+/** "Maria" is "Maria Lopez" when exactly one speaker's label holds that name. */
+function fullName(doc: Document, name: string): string {
+  const lower = name.toLowerCase();
+  const labels = new Set(
+    doc.turns
+      .map((turn) => turn.speaker)
+      .filter((label): label is string => !!label && label.toLowerCase().split(/\s+/).includes(lower)),
+  );
+  return labels.size === 1 ? ([...labels][0] as string) : name;
+}
+
+/** The speaker of the next turn by someone else, when it takes the request on ("Sure, I will…"). */
+function taker(doc: Document, sentence: Sentence): string | null {
+  for (const turn of doc.turns.slice(sentence.turn + 1, sentence.turn + 1 + REPLY_TURNS)) {
+    if (turn.speaker === sentence.speaker) continue;
+    return ACCEPTS.test(turn.text) ? turn.speaker : null;
+  }
+  return null;
+}

@@ -1,0 +1,75 @@
+import type { Citation } from '../ai/engine.ts';
+
+/** A moment a summary quotes: verbatim words of a meeting and when they were said. */
+export type Quotable = {
+  videoId: string;
+  videoTitle: string;
+  start: number;
+  end: number;
+  speaker: string | null;
+  text: string;
+};
+
+/**
+ * The citations of one response. An engine's answer comes with its own (numbered after its
+ * sources); moments quoted from stored knowledge are numbered after them, each moment once.
+ */
+export function citationBook(initial: Citation[] = []) {
+  const citations = [...initial];
+  const key = (videoId: string, quote: string) => `${videoId}\n${quote}`;
+  const numbers = new Map(
+    citations.map((citation) => [key(citation.videoId, citation.quote), citation.source]),
+  );
+  let next = Math.max(0, ...citations.map((citation) => citation.source)) + 1;
+  return {
+    /** The `[n]` number of the moment, cited anew unless it already is. */
+    cite(moment: Quotable): number {
+      const known = numbers.get(key(moment.videoId, moment.text));
+      if (known !== undefined) return known;
+      const source = next++;
+      numbers.set(key(moment.videoId, moment.text), source);
+      citations.push({
+        source,
+        videoId: moment.videoId,
+        videoTitle: moment.videoTitle,
+        start: moment.start,
+        end: moment.end,
+        speaker: moment.speaker,
+        quote: moment.text,
+      });
+      return source;
+    },
+    list: () => citations,
+  };
+}
+
+/** "1 meeting", "3 meetings". */
+export const counted = (n: number, singular: string, plural = `${singular}s`) =>
+  `${n} ${n === 1 ? singular : plural}`;
+
+/** "a", "a and b", "a, b and c"; beyond `max`, "a, b, c and 2 more". */
+export function listed(items: string[], max = 5): string {
+  const shown = items.length > max ? [...items.slice(0, max), `${items.length - max} more`] : items;
+  if (shown.length <= 1) return shown.join('');
+  return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+}
+
+/** A title cut at a word boundary, for agenda lines. */
+export function clipped(text: string, max = 90): string {
+  const clean = text.trim().replace(/\s+/g, ' ');
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max - 1);
+  const boundary = cut.lastIndexOf(' ');
+  return `${(boundary > max / 2 ? cut.slice(0, boundary) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/** The UTC day of an instant, YYYY-MM-DD. */
+export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/** "45 min", "1 h 25 min": how long a day's meetings ran. */
+export function duration(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const rest = minutes % 60;
+  return rest === 0 ? `${Math.floor(minutes / 60)} h` : `${Math.floor(minutes / 60)} h ${rest} min`;
+}
