@@ -13,8 +13,9 @@ export const KNOWLEDGE_HEADING = '## Knowledge';
 type Stats = { p50: number; p95: number; p99: number; max: number; count: number };
 
 /** Waits until no video's knowledge is pending; returns the seconds it took and the statuses. */
-export async function waitForExtraction(admin: pg.Client, started: number) {
+export async function waitForExtraction(admin: pg.Client, started: number, stopIfInterrupted: () => void) {
   for (;;) {
+    stopIfInterrupted();
     const { rows } = await admin.query<{ status: string; videos: number }>(
       'select status, count(*)::int as videos from video_knowledge group by status order by status',
     );

@@ -357,7 +357,7 @@ await runBenchmark('bench:search', async ({ dataDir, children }) => {
   const database = connectDatabase(databaseUrl);
   try {
     // Extraction runs in the background after each upload: timed, and finished before any timing.
-    const extraction = await waitForExtraction(admin, performance.now());
+    const extraction = await waitForExtraction(admin, performance.now(), stopIfInterrupted);
     log(
       `extraction finished ${extraction.seconds.toFixed(0)} s after loading: ${JSON.stringify(extraction.statuses)}`,
     );

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { fromDrizzle, PgBoss, type QueueOptions } from 'pg-boss';
+import { fromDrizzle, type JobResult, PgBoss, type QueueOptions } from 'pg-boss';
 import type { Db, Tx } from '../db/client.ts';
 
 /** A durable background job: a pg-boss queue, its worker and, optionally, a cron schedule. */
@@ -10,6 +10,8 @@ export type JobDefinition<Data extends object = object> = {
   cron?: string;
   /** Retry policy and expiry of the queue (pg-boss defaults otherwise). */
   queue?: QueueOptions;
+  /** Jobs fetched at once by a worker (default 1); a full batch makes it fetch again without waiting. */
+  batchSize?: number;
   handler: (
     data: Data,
     context: { db: Db; logger: FastifyBaseLogger; jobs: Pick<JobQueue, 'send'> },
@@ -53,11 +55,27 @@ export async function startJobQueue(options: {
     await boss.createQueue(job.name, job.queue);
     await boss.work<object>(
       job.name,
-      { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-      async ([item]) => {
-        if (!item) return;
-        const jobLogger = logger.child({ job: job.name, jobId: item.id });
-        await job.handler(item.data ?? {}, { db, logger: jobLogger, jobs: { send } });
+      {
+        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        batchSize: job.batchSize ?? 1,
+        // A full batch means more are waiting: fetch the next at once rather than after the interval.
+        burstWhenBatchFull: true,
+        perJobResults: true,
+      },
+      async (items) => {
+        const results: JobResult[] = [];
+        // One at a time, each with its own outcome: a failing job is retried without its batch.
+        for (const item of items) {
+          const jobLogger = logger.child({ job: job.name, jobId: item.id });
+          try {
+            await job.handler(item.data ?? {}, { db, logger: jobLogger, jobs: { send } });
+            results.push({ id: item.id, status: 'completed' });
+          } catch (error) {
+            jobLogger.warn({ err: error }, 'job failed');
+            results.push({ id: item.id, status: 'failed', output: { message: (error as Error).message } });
+          }
+        }
+        return results;
       },
     );
     if (job.cron) await boss.schedule(job.name, job.cron);

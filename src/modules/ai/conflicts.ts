@@ -66,7 +66,9 @@ function* candidatePairs(statements: Said[]): Generator<[number, number]> {
     const shared = new Map<number, number>();
     for (const word of subjectWords(statement.subject)) {
       for (const earlier of saidBy.get(word) ?? []) shared.set(earlier, (shared.get(earlier) ?? 0) + 1);
-      saidBy.set(word, [...(saidBy.get(word) ?? []), later]);
+      const saying = saidBy.get(word);
+      if (saying) saying.push(later);
+      else saidBy.set(word, [later]);
     }
     for (const [earlier, count] of shared) if (count >= 2) yield [earlier, later];
   }
@@ -95,8 +97,11 @@ export async function listConflicts(context: AppContext, user: AuthUser, query: 
     parent[root(earlier)] = root(later);
   }
   const groups = new Map<number, typeof verdicts>();
-  for (const found of verdicts)
-    groups.set(root(found.later), [...(groups.get(root(found.later)) ?? []), found]);
+  for (const found of verdicts) {
+    const group = groups.get(root(found.later));
+    if (group) group.push(found);
+    else groups.set(root(found.later), [found]);
+  }
   const conflicts: Conflict[] = [...groups.values()].map((pairs) => {
     const members = [...new Set(pairs.flatMap(({ earlier, later }) => [earlier, later]))]
       .sort((a, b) => a - b)

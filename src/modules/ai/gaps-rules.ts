@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import { subjectWords } from './conflicts-rules.ts';
+import { byWord, covers, heldLater, shareOf } from './word-sets.ts';
 
 /**
  * Knowledge gaps, as pure functions over what an organization's live meetings and questions hold
@@ -121,10 +122,6 @@ export const truncate = (text: string, max = 80) =>
         .slice(0, max + 1)
         .replace(/\s+\S*$/, '')
         .slice(0, max)}…`;
-const covers = (words: Set<string>, part: Set<string>) =>
-  part.size > 0 && [...part].every((w) => words.has(w));
-const shareOf = (of: Set<string>, other: Set<string>) =>
-  of.size === 0 ? 0 : [...of].filter((word) => other.has(word)).length / of.size;
 
 const momentEvidence = (moment: Moment): Evidence => ({
   text: moment.text,
@@ -156,7 +153,11 @@ function spanOf(evidence: Evidence[]) {
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const row of rows) groups.set(key(row), [...(groups.get(key(row)) ?? []), row]);
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
   return groups;
 }
 
@@ -198,20 +199,19 @@ export function unansweredQuestions({ organizationId, askings }: GapInput): Gap[
  */
 export function openQuestions({ organizationId, now, since, moments }: GapInput): Gap[] {
   const raised = moments.filter((m) => m.kind === 'question' && m.answered === false && m.date >= since);
-  const answers = moments
-    .filter(
-      (m) => m.subject !== '' && (m.kind === 'decision' || (m.kind === 'question' && m.answered === true)),
-    )
-    .map((m) => ({ date: m.date, words: subjectWords(m.subject) }));
+  const answers = byWord(
+    moments
+      .filter(
+        (m) => m.subject !== '' && (m.kind === 'decision' || (m.kind === 'question' && m.answered === true)),
+      )
+      .map((m) => ({ date: m.date, words: subjectWords(m.subject) })),
+  );
   const gaps: Gap[] = [];
   for (const [key, group] of groupBy(raised, (m) => m.subject || `text:${m.text.trim().toLowerCase()}`)) {
     const ordered = [...group].sort((a, b) => a.date.getTime() - b.date.getTime() || a.start - b.start);
     const latest = ordered[ordered.length - 1] as Moment;
     const words = subjectWords(latest.subject);
-    const answeredLater = answers.some(
-      (answer) => answer.date > latest.date && shareOf(words, answer.words) >= ANSWERED_LATER_SHARE,
-    );
-    if (answeredLater) continue;
+    if (heldLater(answers, words, latest.date, ANSWERED_LATER_SHARE)) continue;
     const meetings = new Set(group.map((m) => m.videoId)).size;
     const span = spanOf(group.map(momentEvidence));
     const times = group.length > meetings ? `${plural(group.length, 'time')} in ` : 'in ';
@@ -282,15 +282,13 @@ export function decisionsWithoutOwner({ organizationId, now, since, moments }: G
 export function staleDecisions({ organizationId, now, since, moments, topics }: GapInput): Gap[] {
   const staleBefore = new Date(now.getTime() - STALE_AFTER_DAYS * DAY);
   const from = staleSince(since);
-  const said = moments.map((m) => ({ date: m.date, words: subjectWords(m.subject) }));
+  const said = byWord(moments.map((m) => ({ date: m.date, words: subjectWords(m.subject) })));
   const discussed = topics.map((topic) => ({ date: topic.date, words: subjectWords(topic.key) }));
   return moments
     .filter((m) => m.kind === 'decision' && m.subject !== '' && m.date >= from && m.date < staleBefore)
     .filter((decision) => {
       const words = subjectWords(decision.subject);
-      const laterItem = said.some(
-        (item) => item.date > decision.date && shareOf(words, item.words) >= ANSWERED_LATER_SHARE,
-      );
+      const laterItem = heldLater(said, words, decision.date, ANSWERED_LATER_SHARE);
       const laterTopic = discussed.some((topic) => topic.date > decision.date && covers(words, topic.words));
       return !laterItem && !laterTopic;
     })

@@ -21,7 +21,7 @@ describe('GET /ai/insights', () => {
     ctx().app.inject({ method: 'GET', url: `/ai/insights${query}`, headers: user ? user.headers : {} });
 
   let segments = 0;
-  /** One speaker's words in a meeting, as a transcript segment of theirs. */
+  /** One speaker's words in a meeting, as a transcript segment of theirs timed at 150 words a minute. */
   const said = async (organizationId: string, videoId: string, name: string, words: number) => {
     const { db } = ctx().database;
     const [speaker] = await db
@@ -34,12 +34,11 @@ describe('GET /ai/insights', () => {
       videoId,
       organizationId,
       index: segments,
-      startSeconds: segments,
-      endSeconds: segments + 1,
+      startSeconds: segments * 1000,
+      endSeconds: segments * 1000 + words * 0.4,
       speakerId: speaker?.id,
       speakerLabel: name,
-      // Runs of spaces between words: words are counted, not spaces.
-      text: Array.from({ length: words }, () => 'word').join('  '),
+      text: Array.from({ length: words }, () => 'word').join(' '),
     });
   };
 
@@ -225,7 +224,7 @@ describe('GET /ai/insights', () => {
         start: 0,
         value: 1,
       },
-      { type: 'active_speaker', text: 'Alice spoke the most: 10 words in 1 meeting', value: 10 },
+      { type: 'active_speaker', text: 'Alice spoke the most: 4 s in 1 meeting', value: 4 },
     ]);
   });
 
@@ -268,7 +267,7 @@ describe('GET /ai/insights', () => {
       ['decision', 'Burn the files.'],
       ['most_watched', '“Spy meeting” was the most watched meeting of the period: 99 views'],
       ['new_topic', 'New topic: espionage, discussed in 1 meeting'],
-      ['active_speaker', 'Otto spoke the most: 500 words in 1 meeting'],
+      ['active_speaker', 'Otto spoke the most: 3 min in 1 meeting'],
     ]);
     for (let call = 2; call <= LIMIT; call++) expect((await overview(otto)).statusCode).toBe(200);
     for (const url of ['/ai/insights', '/ai/insights/trends', '/ai/insights/recommendations']) {

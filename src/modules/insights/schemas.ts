@@ -130,7 +130,7 @@ export const highlightSchema = z
     videoTitle: z.string().optional(),
     start: z.number().optional().meta({ description: 'Seconds into the video: a deep link.' }),
     value: z.number().optional().meta({
-      description: 'most_watched: views; new_topic: meetings discussing it; active_speaker: words spoken.',
+      description: 'most_watched: views; new_topic: meetings discussing it; active_speaker: seconds spoken.',
     }),
   })
   .meta({ id: 'InsightHighlight' });
@@ -147,7 +147,7 @@ export const overviewSchema = z
     highlights: z.array(highlightSchema).meta({
       description:
         'In this order: the latest decisions of the period (up to 3), its most watched video, topics first ' +
-        'discussed in it (up to 3), and the speaker who said the most words in it.',
+        'discussed in it (up to 3), and the speaker who spoke the longest in it.',
     }),
   })
   .meta({ id: 'InsightsOverview' });

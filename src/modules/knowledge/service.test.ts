@@ -211,6 +211,35 @@ describe('knowledge extraction on ingest', () => {
     expect(usage.map((row) => row.feature)).toEqual(['qa']);
   });
 
+  it('stores nothing and marks over_budget when the credits ran out while it extracted', async () => {
+    const user = await signUpUser(ctx().app);
+    const video = await postVideo(user);
+    const request = await latestRequest(video.id);
+    await db().delete(knowledgeItems).where(eq(knowledgeItems.videoId, video.id));
+    const spender: KnowledgeExtractor = {
+      name: 'spender',
+      extract: async () => {
+        // Another operation spends what is left meanwhile.
+        await db()
+          .insert(aiUsage)
+          .values({
+            organizationId: user.organizationId,
+            period: new Date().toISOString().slice(0, 7),
+            feature: 'qa',
+            credits: ctx().config.aiMonthlyCredits,
+            operations: 1,
+          });
+        return extraction;
+      },
+    };
+    await extractVideoKnowledge(db(), jobContext(), spender, request);
+    const [knowledge] = await db().select().from(videoKnowledge).where(eq(videoKnowledge.videoId, video.id));
+    expect(knowledge).toMatchObject({ status: 'over_budget', engine: 'local' });
+    expect(await db().select().from(knowledgeItems).where(eq(knowledgeItems.videoId, video.id))).toHaveLength(
+      0,
+    );
+  });
+
   it('asks for the knowledge of videos that have a transcript and none yet', async () => {
     const user = await signUpUser(ctx().app);
     const video = await postVideo(user);

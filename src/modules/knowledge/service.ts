@@ -98,8 +98,8 @@ export async function extractVideoKnowledge(
   try {
     await requireCredits(db, context, credits);
   } catch (error) {
-    if (!(error instanceof AppError) || error.statusCode !== 429) throw error;
-    await markStatus(db, video.id, requestedAt, 'over_budget', null);
+    if (!isOverBudget(error)) throw error;
+    await markStatus(db, context, { videoId: video.id, requestedAt }, 'over_budget', null);
     return;
   }
   const turns = await transcriptSegmentsOf(db, video.id);
@@ -107,9 +107,33 @@ export async function extractVideoKnowledge(
   try {
     extraction = await extractor.extract({ title: video.title, turns, meetingDate: video.meetingDate });
   } catch (error) {
-    await markStatus(db, video.id, requestedAt, 'failed', (error as Error).message);
+    await markStatus(db, context, { videoId: video.id, requestedAt }, 'failed', (error as Error).message);
     throw error;
   }
+  try {
+    await storeKnowledge(db, context, { video, requestedAt, extraction, engine: extractor.name, credits });
+  } catch (error) {
+    // Other operations spent the last credits while this one extracted: the charge refused it.
+    if (!isOverBudget(error)) throw error;
+    await markStatus(db, context, { videoId: video.id, requestedAt }, 'over_budget', null);
+  }
+}
+
+const isOverBudget = (error: unknown) => error instanceof AppError && error.statusCode === 429;
+
+/** Stores an extraction and charges it in one transaction, unless a newer request superseded it. */
+async function storeKnowledge(
+  db: Db,
+  context: BudgetContext,
+  input: {
+    video: { id: string; organizationId: string };
+    requestedAt: Date;
+    extraction: Extraction;
+    engine: string;
+    credits: { organizationId: string; credits: number };
+  },
+) {
+  const { video, requestedAt, extraction, credits } = input;
   await db.transaction(async (tx) => {
     const [current] = await tx
       .select({ requestedAt: videoKnowledge.requestedAt, summary: videoKnowledge.summary })
@@ -126,7 +150,7 @@ export async function extractVideoKnowledge(
         status: 'ready',
         summary: extraction.summary,
         chapters: extraction.chapters,
-        engine: extractor.name,
+        engine: input.engine,
         error: null,
         extractedAt: now,
         updatedAt: now,
@@ -148,11 +172,20 @@ export async function extractVideoKnowledge(
   });
 }
 
-async function markStatus(db: Db, videoId: string, requestedAt: Date, status: string, error: string | null) {
+/** Records how a request ended, unless a newer request for the video took its place. */
+async function markStatus(
+  db: Db,
+  context: BudgetContext,
+  request: { videoId: string; requestedAt: Date },
+  status: 'failed' | 'over_budget',
+  error: string | null,
+) {
   await db
     .update(videoKnowledge)
-    .set({ status, error, updatedAt: new Date() })
-    .where(and(eq(videoKnowledge.videoId, videoId), eq(videoKnowledge.requestedAt, requestedAt)));
+    .set({ status, error, updatedAt: context.clock.now() })
+    .where(
+      and(eq(videoKnowledge.videoId, request.videoId), eq(videoKnowledge.requestedAt, request.requestedAt)),
+    );
 }
 
 /** Replaces the video's items and topic links; topics are merged into the organization's by key. */
@@ -248,6 +281,8 @@ export function knowledgeJobs(
     {
       name: KNOWLEDGE_EXTRACTION_JOB,
       queue: { retryLimit: 2, retryDelay: 30, retryBackoff: true },
+      // A library loaded at once queues many extractions: take them in batches, back to back.
+      batchSize: 5,
       handler: (data, { db, jobs }) =>
         extractVideoKnowledge(db, { ...context, jobs }, context.extractor(), data as ExtractionRequest),
     },

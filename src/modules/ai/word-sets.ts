@@ -1,0 +1,47 @@
+/** Comparisons of stemmed word sets: what gaps are made of. They run for many pairs at once. */
+
+// Plain loops, no arrays made: these run for every pair of items compared.
+export function covers(words: Set<string>, part: Set<string>): boolean {
+  if (part.size === 0) return false;
+  for (const word of part) if (!words.has(word)) return false;
+  return true;
+}
+export function shareOf(of: Set<string>, other: Set<string>): number {
+  if (of.size === 0) return 0;
+  let shared = 0;
+  for (const word of of) if (other.has(word)) shared++;
+  return shared / of.size;
+}
+
+export type Dated = { date: Date; words: Set<string> };
+
+/** Word → the entries that hold it: one question is compared with the few entries sharing a word, not all. */
+export function byWord(entries: Dated[]): Map<string, Dated[]> {
+  const index = new Map<string, Dated[]>();
+  for (const entry of entries) {
+    for (const word of entry.words) {
+      const holding = index.get(word);
+      if (holding) holding.push(entry);
+      else index.set(word, [entry]);
+    }
+  }
+  return index;
+}
+
+/** Whether an entry dated after `date` holds at least `share` of `words` (shareOf, through the index). */
+export function heldLater(
+  index: Map<string, Dated[]>,
+  words: Set<string>,
+  date: Date,
+  share: number,
+): boolean {
+  if (words.size === 0) return false;
+  const shared = new Map<Dated, number>();
+  for (const word of words) {
+    for (const entry of index.get(word) ?? []) {
+      if (entry.date > date) shared.set(entry, (shared.get(entry) ?? 0) + 1);
+    }
+  }
+  for (const count of shared.values()) if (count / words.size >= share) return true;
+  return false;
+}
