@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort } from '../../test/helpers/ports.ts';
 
 /** What the benchmarks share: child processes, autocannon runs, tables and docs/benchmarks.md sections. */
 
@@ -362,4 +363,57 @@ export function apiFor(baseUrl: string, token?: string): Api {
       throw new Error(`${method} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
     return JSON.parse(text) as T;
   };
+}
+
+/**
+ * The service as `npm start` runs it, on its own embedded PostgreSQL in `dataDir`, on free ports
+ * and with the rate limit out of the way; returns once it is healthy. `env` adds or overrides
+ * settings. The child joins `children`, so runBenchmark stops it whatever happens.
+ */
+export async function startService(dataDir: string, children: Child[], env: NodeJS.ProcessEnv = {}) {
+  const [port, pgPort] = [await freePort(), await freePort()];
+  const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
+  log(`starting the service on port ${port} (embedded PostgreSQL on ${pgPort}, DATA_DIR ${dataDir})`);
+  const service = startChild('the service', 'src/server.ts', {
+    ...inherited,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    ...env,
+  });
+  children.push(service);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHealth(service, `${baseUrl}/health`);
+  return { service, baseUrl, pgPort };
+}
+
+/** Signs a user up through the API: their id, their organization and a session token. */
+export async function signUp(baseUrl: string, user: { email: string; name: string }) {
+  const body = await apiFor(baseUrl)<{
+    data: { user: { id: string; defaultOrganizationId: string }; session: { sessionId: string } };
+  }>('POST', '/auth/sign-up', { ...user, password: 'benchmark-password' });
+  return {
+    userId: body.data.user.id,
+    organizationId: body.data.user.defaultOrganizationId,
+    token: body.data.session.sessionId,
+  };
+}
+
+/** A bare Fastify answering `GET /health` on a free port: the floor the service is measured against. */
+export async function startBareFastify(children: Child[]) {
+  const port = await freePort();
+  const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
+  log(`starting bare Fastify on port ${port}`);
+  const bare = startChild('bare Fastify', 'scripts/bench/bare-fastify.ts', {
+    ...inherited,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  });
+  children.push(bare);
+  const bareUrl = `http://127.0.0.1:${port}/health`;
+  await waitForHealth(bare, bareUrl);
+  return { bareUrl };
 }

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../test/helpers/ports.ts';
 import {
   apiFor,
   autocannonVersion,
@@ -14,10 +13,11 @@ import {
   readIfExists,
   runBenchmark,
   type Settings,
-  startChild,
+  signUp,
+  startBareFastify,
+  startService,
   table,
   upsertSection,
-  waitForHealth,
 } from './lib.ts';
 
 /**
@@ -46,15 +46,10 @@ async function inParallel(count: number, task: (index: number) => Promise<void>)
 
 /** A user, an organization's channel, collections and videos with short transcripts; returns what the reads need. */
 async function fill(baseUrl: string) {
-  const signUp = await apiFor(baseUrl)<{
-    data: { user: { defaultOrganizationId: string }; session: { sessionId: string } };
-  }>('POST', '/auth/sign-up', {
+  const { token, organizationId } = await signUp(baseUrl, {
     email: 'library-bench@example.com',
-    password: 'benchmark-password',
     name: 'Bench',
   });
-  const token = signUp.data.session.sessionId;
-  const organizationId = signUp.data.user.defaultOrganizationId;
   const api = apiFor(baseUrl, token);
   const channel = await api<{ id: string }>('POST', '/channels', { organizationId, name: 'Benchmarks' });
   const collectionIds: string[] = [];
@@ -119,28 +114,8 @@ function section(rows: Row[], bare: Row, settings: Settings, date: Date, loadBef
 const settings = parseSettings('bench:library');
 
 await runBenchmark('bench:library', async ({ dataDir, children }) => {
-  const [servicePort, pgPort, barePort] = [await freePort(), await freePort(), await freePort()];
-  const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
-  log(`starting the service on port ${servicePort} (DATA_DIR ${dataDir})`);
-  const service = startChild('the service', 'src/server.ts', {
-    ...inherited,
-    PORT: String(servicePort),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(pgPort),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-  });
-  children.push(service);
-  const bare = startChild('bare Fastify', 'scripts/bench/bare-fastify.ts', {
-    ...inherited,
-    PORT: String(barePort),
-    HOST: '127.0.0.1',
-  });
-  children.push(bare);
-  const baseUrl = `http://127.0.0.1:${servicePort}`;
-  const bareUrl = `http://127.0.0.1:${barePort}/health`;
-  await Promise.all([waitForHealth(service, `${baseUrl}/health`), waitForHealth(bare, bareUrl)]);
+  const { baseUrl } = await startService(dataDir, children);
+  const { bareUrl } = await startBareFastify(children);
 
   log(`creating ${VIDEOS} videos and ${COLLECTIONS} collections through the API`);
   const { token, videoId } = await fill(baseUrl);

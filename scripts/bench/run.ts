@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../test/helpers/ports.ts';
 import {
   autocannonVersion,
   fastifyVersion,
@@ -14,10 +13,11 @@ import {
   readIfExists,
   runBenchmark,
   type Settings,
-  startChild,
+  signUp,
+  startBareFastify,
+  startService,
   table,
   upsertSection,
-  waitForHealth,
 } from './lib.ts';
 
 /**
@@ -31,17 +31,6 @@ import {
  */
 
 const SECTION_HEADING = '## HTTP floor: GET /health and an authenticated read vs bare Fastify';
-
-/** Signs up a user on the service and returns its session token, for the authenticated target. */
-async function signUp(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/auth/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark-password', name: 'Bench' }),
-  });
-  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { data: { session: { sessionId: string } } }).data.session.sessionId;
-}
 
 function section(
   rows: Row[],
@@ -98,41 +87,19 @@ function section(
 const settings = parseSettings('bench');
 
 await runBenchmark('bench', async ({ dataDir, children }) => {
-  const [servicePort, pgPort, barePort] = [await freePort(), await freePort(), await freePort()];
-  const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
-
-  log(`starting the service on port ${servicePort} (embedded PostgreSQL on ${pgPort}, DATA_DIR ${dataDir})`);
-  const service = startChild('the service', 'src/server.ts', {
-    ...inherited,
-    PORT: String(servicePort),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(pgPort),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-  });
-  children.push(service);
-  log(`starting bare Fastify on port ${barePort}`);
-  const bare = startChild('bare Fastify', 'scripts/bench/bare-fastify.ts', {
-    ...inherited,
-    PORT: String(barePort),
-    HOST: '127.0.0.1',
-  });
-  children.push(bare);
-
-  const serviceUrl = `http://127.0.0.1:${servicePort}/health`;
-  const bareUrl = `http://127.0.0.1:${barePort}/health`;
-  await Promise.all([waitForHealth(service, serviceUrl), waitForHealth(bare, bareUrl)]);
+  const { baseUrl } = await startService(dataDir, children);
+  const { bareUrl } = await startBareFastify(children);
+  const serviceUrl = `${baseUrl}/health`;
   log('both servers answer GET /health');
 
   const date = new Date();
   const loadBefore = os.loadavg()[0] ?? 0;
   log(`1-minute load average before measuring: ${loadBefore.toFixed(2)}`);
-  const token = await signUp(`http://127.0.0.1:${servicePort}`);
+  const { token } = await signUp(baseUrl, { email: 'bench@example.com', name: 'Bench' });
   const serviceRow = await measure('Service `GET /health`', serviceUrl, settings);
   const sessionRow = await measure(
     'Service `GET /auth/session` (bearer)',
-    `http://127.0.0.1:${servicePort}/auth/session`,
+    `${baseUrl}/auth/session`,
     settings,
     { authorization: `Bearer ${token}` },
   );

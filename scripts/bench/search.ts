@@ -6,7 +6,6 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { connectDatabase } from '../../src/db/client.ts';
 import { search } from '../../src/modules/search/service.ts';
-import { freePort } from '../../test/helpers/ports.ts';
 import { qmsumTranscript } from '../seed/qmsum.ts';
 import {
   KNOWLEDGE_HEADING,
@@ -24,9 +23,9 @@ import {
   ratio,
   readIfExists,
   runBenchmark,
-  startChild,
+  signUp,
+  startService,
   upsertSection,
-  waitForHealth,
 } from './lib.ts';
 
 /**
@@ -309,35 +308,17 @@ const options = settings();
 
 await runBenchmark('bench:search', async ({ dataDir, children }) => {
   const sources = await readSources(options.dir);
-  const [servicePort, pgPort] = [await freePort(), await freePort()];
-  const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
-  log(`starting the service on port ${servicePort} (DATA_DIR ${dataDir})`);
-  const service = startChild('the service', 'src/server.ts', {
-    ...inherited,
-    PORT: String(servicePort),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(pgPort),
-    LOG_LEVEL: 'warn',
+  const { service, baseUrl, pgPort } = await startService(dataDir, children, {
     SECRET,
-    RATE_LIMIT_PER_MINUTE: '1000000000',
     AI_MONTHLY_CREDITS: '1000000000',
   });
-  children.push(service);
-  const baseUrl = `http://127.0.0.1:${servicePort}`;
-  await waitForHealth(service, `${baseUrl}/health`);
   const password = readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
   const databaseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/knowledge_hub`;
 
-  const signUp = await apiFor(baseUrl)<{
-    data: { user: { id: string; defaultOrganizationId: string }; session: { sessionId: string } };
-  }>('POST', '/auth/sign-up', {
+  const { userId, organizationId, token } = await signUp(baseUrl, {
     email: 'search-bench@example.com',
-    password: 'benchmark-password',
     name: 'Bench',
   });
-  const { id: userId, defaultOrganizationId: organizationId } = signUp.data.user;
-  const token = signUp.data.session.sessionId;
 
   log(`loading ${options.meetings} meetings from ${sources.length} QMSum files in ${options.dir}`);
   const loadStarted = performance.now();

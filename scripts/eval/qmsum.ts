@@ -5,16 +5,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { rouge } from '../../src/lib/rouge.ts';
 import { splitSentences } from '../../src/modules/ai/sentences.ts';
-import { freePort } from '../../test/helpers/ports.ts';
 import {
   apiFor,
   log,
   ROOT,
   readIfExists,
   runBenchmark,
-  startChild,
+  signUp,
+  startService,
   upsertSection,
-  waitForHealth,
 } from '../bench/lib.ts';
 import {
   type QmsumFile,
@@ -170,27 +169,12 @@ const withoutMarkers = (answer: string) =>
 const { dir, limit, scopes, output, details } = options();
 
 await runBenchmark('eval:qmsum', async ({ dataDir, children }) => {
-  const [port, pgPort] = [await freePort(), await freePort()];
-  const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
-  const service = startChild('the service', 'src/server.ts', {
-    ...inherited,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(pgPort),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
+  const { baseUrl } = await startService(dataDir, children, {
     AI_PROVIDER: 'local',
     AI_MONTHLY_CREDITS: '1000000000',
   });
-  children.push(service);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(service, `${baseUrl}/health`);
-  const signUp = await apiFor(baseUrl)<{
-    data: { user: { defaultOrganizationId: string }; session: { sessionId: string } };
-  }>('POST', '/auth/sign-up', { email: 'eval@example.com', password: 'evaluation-password', name: 'Eval' });
-  const organizationId = signUp.data.user.defaultOrganizationId;
-  const api = apiFor(baseUrl, signUp.data.session.sessionId);
+  const { organizationId, token } = await signUp(baseUrl, { email: 'eval@example.com', name: 'Eval' });
+  const api = apiFor(baseUrl, token);
 
   const files = (await readdir(dir))
     .filter((name) => name.endsWith('.json'))

@@ -6,16 +6,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { connectDatabase } from '../../src/db/client.ts';
 import { type RetrievalScope, retrieveChunks } from '../../src/modules/search/retrieval.ts';
-import { freePort } from '../../test/helpers/ports.ts';
-import {
-  log,
-  ROOT,
-  readIfExists,
-  runBenchmark,
-  startChild,
-  upsertSection,
-  waitForHealth,
-} from '../bench/lib.ts';
+import { log, ROOT, readIfExists, runBenchmark, signUp, startService, upsertSection } from '../bench/lib.ts';
 import {
   answers,
   type QmsumFile,
@@ -69,32 +60,8 @@ function chance(total: number, relevant: number, k: number) {
 const { dir, limit, k, output } = options();
 
 await runBenchmark('eval:retrieval', async ({ dataDir, children }) => {
-  const [port, pgPort] = [await freePort(), await freePort()];
-  const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
-  const service = startChild('the service', 'src/server.ts', {
-    ...inherited,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(pgPort),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-  });
-  children.push(service);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(service, `${baseUrl}/health`);
-  const signUp = await fetch(`${baseUrl}/auth/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'eval@example.com', password: 'evaluation-password', name: 'Eval' }),
-  }).then(
-    (response) =>
-      response.json() as Promise<{
-        data: { user: { defaultOrganizationId: string }; session: { sessionId: string } };
-      }>,
-  );
-  const organizationId = signUp.data.user.defaultOrganizationId;
-  const token = signUp.data.session.sessionId;
+  const { baseUrl, pgPort } = await startService(dataDir, children);
+  const { organizationId, token } = await signUp(baseUrl, { email: 'eval@example.com', name: 'Eval' });
 
   const files = (await readdir(dir))
     .filter((name) => name.endsWith('.json'))

@@ -25,3 +25,12 @@ export function durationToSeconds(text: string): number | null {
   }
   return null;
 }
+
+/** "45 s", "12 min", "1 h", "2 h 5 min": a length of time as people say it. */
+export function spokenDuration(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const rest = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${rest === 0 ? '' : ` ${rest} min`}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { truncate } from './text.ts';
+import { clipped, counted, truncate } from './text.ts';
 
 describe('truncate', () => {
   it('keeps text at or under the limit as it is', () => {
@@ -15,5 +15,20 @@ describe('truncate', () => {
   it('counts an emoji as one character and never splits it', () => {
     expect(truncate('👍👍👍', 3)).toBe('👍👍👍');
     expect(truncate('👍👍👍👍', 3)).toBe('👍👍…');
+  });
+});
+
+describe('clipped', () => {
+  it('cuts long titles at a word', () => {
+    expect(clipped('one two three four', 10)).toBe('one two…');
+    expect(clipped('  short   title ', 20)).toBe('short title');
+  });
+});
+
+describe('counted', () => {
+  it('says one thing, or many', () => {
+    expect(counted(1, 'meeting')).toBe('1 meeting');
+    expect(counted(3, 'meeting')).toBe('3 meetings');
+    expect(counted(2, 'person', 'people')).toBe('2 people');
   });
 });

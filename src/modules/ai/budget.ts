@@ -152,6 +152,23 @@ async function warnAdmins(
   });
 }
 
+/**
+ * Pays for an AI operation that keeps nothing of its own (a summary, an insight): refused (429)
+ * before any work when the month's credits cannot pay for it, charged in a transaction of its own
+ * once the work succeeded — a failure costs nothing.
+ */
+export async function metered<T>(
+  context: AppContext,
+  request: { organizationId: string; feature: AiFeature },
+  work: () => Promise<T>,
+): Promise<T> {
+  const charge = { ...request, credits: AI_COSTS[request.feature] };
+  await requireCredits(context.db, context, charge);
+  const result = await work();
+  await context.db.transaction((tx) => chargeCredits(tx, context, charge));
+  return result;
+}
+
 export type AiBudgetView = {
   organizationId: string;
   period: { month: string; start: Date; end: Date };

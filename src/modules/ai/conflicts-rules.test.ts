@@ -5,9 +5,9 @@ import {
   readableSubject,
   type Statement,
   subjectOverlap,
-  subjectWords,
   valuesOf,
 } from './conflicts-rules.ts';
+import { subjectWords } from './word-sets.ts';
 
 let sequence = 0;
 const said = (text: string, subject: string, videoId = `video-${++sequence}`): Statement => ({

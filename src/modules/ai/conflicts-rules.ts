@@ -1,3 +1,5 @@
+import { subjectWords } from './word-sets.ts';
+
 /**
  * When two statements of an organization's meetings disagree. Pure functions over the stored
  * `subject` (stemmed content words, sorted, space-separated) and the raw words said: the subject
@@ -177,8 +179,6 @@ function analyse(text: string): Analysis {
 /** Whether a stem is (the start of) a word: "databas" of "database", "compani" of "company". */
 export const stemMatches = (stem: string, word: string) =>
   word.startsWith(stem) || (stem.endsWith('i') && word.startsWith(`${stem.slice(0, -1)}y`));
-
-export const subjectWords = (subject: string) => new Set(subject.split(/\s+/).filter(Boolean));
 
 /**
  * How much two subjects overlap. Negating stems ("cancel", "drop") are left out — they say how

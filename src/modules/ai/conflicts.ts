@@ -3,16 +3,11 @@ import { v5 as uuidv5 } from 'uuid';
 import type { AppContext } from '../../context.ts';
 import { knowledgeItems } from '../../db/schema/index.ts';
 import type { AuthUser } from '../auth/sessions.ts';
-import {
-  compareStatements,
-  readableSubject,
-  type Statement,
-  subjectWords,
-  type Verdict,
-} from './conflicts-rules.ts';
+import { compareStatements, readableSubject, type Statement, type Verdict } from './conflicts-rules.ts';
 import { liveItems } from './gaps.ts';
 import type { ConflictsQuery } from './gaps-schemas.ts';
 import { resolveAiScope } from './scope.ts';
+import { subjectWords } from './word-sets.ts';
 
 /** Statements compared per request: the most recent, so that a large organization stays fast. */
 const MAX_STATEMENTS = 2000;

@@ -2,13 +2,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { knowledgeItems, videos } from '../../db/schema/index.ts';
 import { subjectOf } from '../knowledge/nlp/text.ts';
+import { subjectWords } from './word-sets.ts';
 
 /** At most this many follow-up questions. */
 const FOLLOW_UPS = 3;
-/** A meeting question sharing more than this share of its words with the question asked is the same question. */
+/** A meeting question whose words overlap the asked one's this much (Jaccard) is the same question. */
 const SAME_QUESTION = 0.8;
-
-const wordsOf = (subject: string) => new Set(subject.split(' ').filter(Boolean));
 
 /**
  * Questions worth asking next, that the library can answer: questions raised in the cited
@@ -21,7 +20,7 @@ export async function followUpQuestions(
   citedVideoIds: string[],
 ): Promise<string[]> {
   if (citedVideoIds.length === 0) return [];
-  const asked = wordsOf(subjectOf(question));
+  const asked = subjectWords(subjectOf(question));
   const candidates = await db
     .select({ text: knowledgeItems.text, subject: knowledgeItems.subject })
     .from(knowledgeItems)
@@ -39,7 +38,7 @@ export async function followUpQuestions(
   const seen = new Set<string>();
   return candidates
     .map((candidate, order) => {
-      const words = wordsOf(candidate.subject);
+      const words = subjectWords(candidate.subject);
       const shared = [...words].filter((word) => asked.has(word)).length;
       const union = new Set([...words, ...asked]).size;
       return { text: candidate.text, shared, sameness: union > 0 ? shared / union : 0, order };

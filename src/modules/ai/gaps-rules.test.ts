@@ -8,7 +8,6 @@ import {
   openQuestions,
   staleDecisions,
   type TopicPresence,
-  truncate,
   unansweredQuestions,
   undocumentedTopics,
 } from './gaps-rules.ts';
@@ -353,9 +352,5 @@ describe('findGaps', () => {
       ['decision_without_owner', 'low', 'Decision with no owner: Old decision.'],
     ]);
     expect(findGaps(input({ moments, askings }), 'unanswered_question')).toHaveLength(1);
-  });
-
-  it('truncates long titles at a word', () => {
-    expect(truncate('one two three four', 10)).toBe('one two…');
   });
 });

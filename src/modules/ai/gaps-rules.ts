@@ -1,6 +1,7 @@
 import { v5 as uuidv5 } from 'uuid';
-import { subjectWords } from './conflicts-rules.ts';
-import { byWord, covers, heldLater, shareOf } from './word-sets.ts';
+import { utcDay } from '../../lib/clock.ts';
+import { clipped, counted } from '../../lib/text.ts';
+import { byWord, covers, heldLater, shareOf, subjectWords } from './word-sets.ts';
 
 /**
  * Knowledge gaps, as pure functions over what an organization's live meetings and questions hold
@@ -107,21 +108,13 @@ const MAX_EVIDENCE = 5;
 export const staleSince = (since: Date) => new Date(since.getTime() - STALE_AFTER_DAYS * DAY);
 
 /** Stable across calls: the same gap keeps its id while the knowledge behind it stays. */
+/** Gap titles quote a decision up to this many characters. */
+const TITLE_CHARACTERS = 80;
 const NAMESPACE = '3f0e8a52-6c1b-4d0e-9a57-2b8c4e1d7f36';
 const gapId = (type: GapType, organizationId: string, key: string) =>
   uuidv5(`${type}:${organizationId}:${key}`, NAMESPACE);
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-const day = (date: Date) => date.toISOString().slice(0, 10);
 const daysBetween = (from: Date, to: Date) => Math.floor((to.getTime() - from.getTime()) / DAY);
-/** At most `max` characters, cut after a whole word. */
-export const truncate = (text: string, max = 80) =>
-  text.length <= max
-    ? text
-    : `${text
-        .slice(0, max + 1)
-        .replace(/\s+\S*$/, '')
-        .slice(0, max)}…`;
 
 const momentEvidence = (moment: Moment): Evidence => ({
   text: moment.text,
@@ -182,7 +175,7 @@ export function unansweredQuestions({ organizationId, askings }: GapInput): Gap[
       id: gapId('unanswered_question', organizationId, key),
       type: 'unanswered_question',
       title: latest.question,
-      description: `Asked ${plural(open.length, 'time')} by ${people === 1 ? '1 person' : `${people} people`}; ${why}`,
+      description: `Asked ${counted(open.length, 'time')} by ${counted(people, 'person', 'people')}; ${why}`,
       severity: people >= 3 || open.length >= 5 ? 'high' : open.length >= 2 ? 'medium' : 'low',
       occurrences: open.length,
       ...spanOf(open.map(askingEvidence)),
@@ -214,13 +207,13 @@ export function openQuestions({ organizationId, now, since, moments }: GapInput)
     if (heldLater(answers, words, latest.date, ANSWERED_LATER_SHARE)) continue;
     const meetings = new Set(group.map((m) => m.videoId)).size;
     const span = spanOf(group.map(momentEvidence));
-    const times = group.length > meetings ? `${plural(group.length, 'time')} in ` : 'in ';
+    const times = group.length > meetings ? `${counted(group.length, 'time')} in ` : 'in ';
     gaps.push({
       id: gapId('open_question', organizationId, key),
       type: 'open_question',
       title: latest.text,
       description:
-        `Raised ${times}${plural(meetings, 'meeting')} (last on ${day(latest.date)}) and never answered, ` +
+        `Raised ${times}${counted(meetings, 'meeting')} (last on ${utcDay(latest.date)}) and never answered, ` +
         'neither there nor in a later meeting.',
       severity:
         meetings >= 3 ? 'high' : meetings === 2 || daysBetween(span.firstSeenAt, now) > 30 ? 'medium' : 'low',
@@ -254,7 +247,9 @@ export function decisionsWithoutOwner({ organizationId, now, since, moments }: G
   const ownedWords = new Map<string, Set<string>[]>();
   for (const m of moments) {
     if (m.kind !== 'action_item' || !m.owner?.trim()) continue;
-    ownedWords.set(m.videoId, [...(ownedWords.get(m.videoId) ?? []), subjectWords(m.subject)]);
+    const owned = ownedWords.get(m.videoId);
+    if (owned) owned.push(subjectWords(m.subject));
+    else ownedWords.set(m.videoId, [subjectWords(m.subject)]);
   }
   return moments
     .filter((m) => m.kind === 'decision' && m.date >= since)
@@ -264,9 +259,9 @@ export function decisionsWithoutOwner({ organizationId, now, since, moments }: G
     })
     .map((decision) =>
       singleGap('decision_without_owner', organizationId, decision, {
-        title: `Decision with no owner: ${truncate(decision.text)}`,
+        title: `Decision with no owner: ${clipped(decision.text, TITLE_CHARACTERS)}`,
         description:
-          `Decided in "${decision.videoTitle}" on ${day(decision.date)}; no action item of that meeting ` +
+          `Decided in "${decision.videoTitle}" on ${utcDay(decision.date)}; no action item of that meeting ` +
           'with an owner is about it.',
         severity: daysBetween(decision.date, now) <= 30 ? 'medium' : 'low',
       }),
@@ -295,7 +290,7 @@ export function staleDecisions({ organizationId, now, since, moments, topics }: 
     .map((decision) => {
       const age = daysBetween(decision.date, now);
       return singleGap('stale_decision', organizationId, decision, {
-        title: `Stale decision: ${truncate(decision.text)}`,
+        title: `Stale decision: ${clipped(decision.text, TITLE_CHARACTERS)}`,
         description: `Decided ${age} days ago in "${decision.videoTitle}" and not discussed in any meeting since.`,
         severity: age >= 180 ? 'medium' : 'low',
       });
@@ -329,10 +324,10 @@ export function undocumentedTopics({ organizationId, since, moments, askings, to
     if (!talkedAround && !askedAbout) continue;
     const reasons = [
       talkedAround &&
-        `Came up in ${plural(presences.length, 'meeting')} but was central to none (score below ${CENTRAL_SCORE}), ` +
+        `Came up in ${counted(presences.length, 'meeting')} but was central to none (score below ${CENTRAL_SCORE}), ` +
           'and no decision or action item is about it.',
       askedAbout &&
-        `Asked about ${plural(questions.length, 'time')} through Q&A and chat, while ` +
+        `Asked about ${counted(questions.length, 'time')} through Q&A and chat, while ` +
           `${central === 0 ? 'no meeting is' : 'only one meeting is'} mainly about it.`,
     ].filter(Boolean);
     const occurrences = presences.length + questions.length;
@@ -345,7 +340,7 @@ export function undocumentedTopics({ organizationId, since, moments, askings, to
       occurrences,
       ...spanOf([
         ...presences.map((presence) => ({
-          text: `"${name}" mentioned ${plural(presence.mentions, 'time')}`,
+          text: `"${name}" mentioned ${counted(presence.mentions, 'time')}`,
           videoId: presence.videoId,
           videoTitle: presence.videoTitle,
           start: presence.firstStart,

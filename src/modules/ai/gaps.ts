@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { aiQuestions, knowledgeItems, topics, videos, videoTopics } from '../../db/schema/index.ts';
 import { type Page, pageBounds, toPage } from '../../http/pagination.ts';
 import type { AuthUser } from '../auth/sessions.ts';
+import { liveVideosOf, meetingDate } from '../videos/meetings.ts';
 import { type Asking, findGaps, type Gap, staleSince, type TopicPresence } from './gaps-rules.ts';
 import type { GapsQuery } from './gaps-schemas.ts';
 import { resolveAiScope } from './scope.ts';
@@ -12,12 +13,6 @@ import { resolveAiScope } from './scope.ts';
 const MAX_ROWS = 5000;
 
 /** A meeting happened when it was recorded, else when it was uploaded. */
-export const meetingDate = sql<Date>`coalesce(${videos.recordedAt}, ${videos.createdAt})`.mapWith(
-  (value: string | Date) => new Date(value),
-);
-
-const live = (organizationId: string) =>
-  and(eq(videos.organizationId, organizationId), eq(videos.isDeleted, false));
 
 /** Knowledge items of the organization's live meetings since a date, most recent meetings first. */
 export async function liveItems(
@@ -46,7 +41,7 @@ export async function liveItems(
     .where(
       and(
         eq(knowledgeItems.organizationId, organizationId),
-        live(organizationId),
+        liveVideosOf(organizationId),
         inArray(knowledgeItems.kind, options.kinds),
         gte(meetingDate, options.since),
         options.where,
@@ -92,7 +87,7 @@ function topicPresences(db: Db, organizationId: string, since: Date): Promise<To
       and(
         eq(videoTopics.organizationId, organizationId),
         eq(topics.organizationId, organizationId),
-        live(organizationId),
+        liveVideosOf(organizationId),
         gte(meetingDate, since),
       ),
     )

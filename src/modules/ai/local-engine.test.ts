@@ -1,24 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  type QmsumFile,
-  type QmsumQuestion,
-  qmsumQuestions,
-  qmsumTranscript,
-} from '../../../scripts/seed/qmsum.ts';
+import { type QmsumQuestion, qmsumQuestions, qmsumTranscript } from '../../../scripts/seed/qmsum.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { QMSUM_MEETINGS, qmsumFixture } from '../../../test/helpers/qmsum.ts';
 import { retrieveChunks } from '../search/retrieval.ts';
 import { type Citation, NOT_FOUND_ANSWER, type Source } from './engine.ts';
 import { createLocalEngine } from './local-engine.ts';
-
-/** Real meetings shipped with the tests (QMSum, MIT): a product design, a research and a committee meeting. */
-const MEETINGS = ['IS1004a', 'Bro008', 'education_19'];
-const meetingFile = (name: string) =>
-  JSON.parse(
-    readFileSync(new URL(`../../../test/fixtures/qmsum-meetings/${name}.json`, import.meta.url), 'utf8'),
-  ) as QmsumFile;
 
 describe('local answer engine', () => {
   const ctx = useTestApp();
@@ -50,8 +38,8 @@ describe('local answer engine', () => {
 
   beforeAll(async () => {
     owner = await signUpUser(ctx().app, { name: 'Olga Owner' });
-    for (const name of MEETINGS) {
-      const json = meetingFile(name);
+    for (const name of QMSUM_MEETINGS) {
+      const json = qmsumFixture(name);
       const meeting = qmsumTranscript(json, name);
       if (!meeting) throw new Error(`${name} has no transcript`);
       const response = await ctx().app.inject({

@@ -5,6 +5,7 @@ import { useTestApp } from '../../../test/helpers/app.ts';
 import { isoDate } from '../../../test/helpers/assertions.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge, waitForKnowledge } from '../../../test/helpers/knowledge.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { NOT_FOUND_ANSWER } from './engine.ts';
 
 const ROADMAP = readFileSync(new URL('../search/fixtures/roadmap-review.vtt', import.meta.url), 'utf8');
@@ -15,12 +16,7 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
   let otto: SignedUpUser;
   let roadmapId: string;
 
-  const request = (
-    user: SignedUpUser | null,
-    method: 'GET' | 'POST' | 'DELETE',
-    url: string,
-    payload?: object,
-  ) => ctx().app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
+  const request = requester(ctx);
   const postVideo = async (user: SignedUpUser, payload: Record<string, unknown>) => {
     const response = await request(user, 'POST', '/videos', {
       organizationId: user.organizationId,

@@ -1,5 +1,8 @@
 /** Comparisons of stemmed word sets: what gaps are made of. They run for many pairs at once. */
 
+/** The words of a stored `subject` (stemmed content words, space-separated). */
+export const subjectWords = (subject: string) => new Set(subject.split(/\s+/).filter(Boolean));
+
 // Plain loops, no arrays made: these run for every pair of items compared.
 export function covers(words: Set<string>, part: Set<string>): boolean {
   if (part.size === 0) return false;

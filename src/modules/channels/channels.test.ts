@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { isoDate } from '../../../test/helpers/assertions.ts';
 import type { SignedUpUser } from '../../../test/helpers/factories.ts';
 import { createChannelRow, createVideoRow } from '../../../test/helpers/library.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { activityEvents, videos } from '../../db/schema/index.ts';
 import { errorBody, type Team, team, useMailingTestApp } from '../organizations/test-support.ts';
 
@@ -16,12 +17,7 @@ describe('channels', () => {
     t = await team(ctx());
   });
 
-  const call = (
-    user: SignedUpUser | null,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    payload?: Record<string, unknown>,
-  ) => ctx().app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
+  const call = requester(ctx);
 
   async function createChannel(user: SignedUpUser, payload: Record<string, unknown> = {}) {
     const response = await call(user, 'POST', '/channels', {

@@ -2,9 +2,10 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { aiQuestions } from '../../db/schema/index.ts';
 import { NOT_FOUND_ANSWER } from '../ai/engine.ts';
-import { anyId, isoDate, postVideo, ROADMAP, requester } from './test-support.ts';
+import { anyId, isoDate, postVideo, ROADMAP } from './test-support.ts';
 
 /** Another meeting of Alice's, where people also "agreed": a follow-up without its context lands here. */
 const HIRING_SYNC = `WEBVTT

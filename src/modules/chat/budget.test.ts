@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { signUpUser } from '../../../test/helpers/factories.ts';
-import { postVideo, ROADMAP, requester } from './test-support.ts';
+import { requester } from '../../../test/helpers/requests.ts';
+import { postVideo, ROADMAP } from './test-support.ts';
 
 describe('chat and the AI budget', () => {
   const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '3' } });

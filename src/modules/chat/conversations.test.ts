@@ -2,10 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { activityEvents, chatConversations, memberships } from '../../db/schema/index.ts';
 import { type Team, team, unknownId } from '../transcripts/test-support.ts';
 import { titleFrom } from './service.ts';
-import { anyId, isoDate, requester } from './test-support.ts';
+import { anyId, isoDate } from './test-support.ts';
 
 describe('chat conversations', () => {
   const ctx = useTestApp();

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { startOpenAiStub } from '../../../test/helpers/openai-stub.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { chatMessages } from '../../db/schema/index.ts';
-import { parseEvents, postVideo, ROADMAP, requester } from './test-support.ts';
+import { parseEvents, postVideo, ROADMAP } from './test-support.ts';
 
 const stub = await startOpenAiStub();
 afterAll(() => stub.close());

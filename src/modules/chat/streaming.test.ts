@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { NOT_FOUND_ANSWER } from '../ai/engine.ts';
-import { anyId, isoDate, parseEvents, postVideo, ROADMAP, requester } from './test-support.ts';
+import { anyId, isoDate, parseEvents, postVideo, ROADMAP } from './test-support.ts';
 
 const streaming = { accept: 'text/event-stream' };
 

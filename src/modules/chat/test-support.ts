@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { TestApp } from '../../../test/helpers/app.ts';
 import type { SignedUpUser } from '../../../test/helpers/factories.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 
 export const ROADMAP = readFileSync(
   new URL('../search/fixtures/roadmap-review.vtt', import.meta.url),
@@ -9,19 +10,6 @@ export const ROADMAP = readFileSync(
 );
 export { isoDate } from '../../../test/helpers/assertions.ts';
 export const anyId = expect.stringMatching(/^[0-9a-f-]{36}$/);
-
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-/** inject() as a signed-up user (or anonymously with null), with a JSON body when given. */
-export const requester =
-  (ctx: () => TestApp) =>
-  (user: SignedUpUser | null, method: Method, url: string, payload?: object, headers: object = {}) =>
-    ctx().app.inject({
-      method,
-      url,
-      headers: { ...(user ? user.headers : {}), ...headers },
-      ...(payload ? { payload } : {}),
-    });
 
 /** Posts a video with a transcript through the API, in the user's personal organization unless told. */
 export async function postVideo(

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { createVideoRow } from '../../../test/helpers/library.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { activityFor, type Team, team, unknownId } from '../transcripts/test-support.ts';
 
 const pathsOf = (body: { details: Array<{ path: string }> }) => body.details.map((d) => d.path).sort();
@@ -21,12 +22,7 @@ describe('clip changes', () => {
     ).id;
   });
 
-  const call = (
-    user: SignedUpUser | null,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    payload?: Record<string, unknown>,
-  ) => ctx().app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
+  const call = requester(ctx);
 
   async function createClip(user: SignedUpUser, payload: Record<string, unknown> = {}) {
     const response = await call(user, 'POST', `/videos/${videoId}/clips`, {

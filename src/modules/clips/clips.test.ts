@@ -4,6 +4,7 @@ import { useTestApp } from '../../../test/helpers/app.ts';
 import { isoDate } from '../../../test/helpers/assertions.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { createVideoRow } from '../../../test/helpers/library.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { videos } from '../../db/schema/index.ts';
 import { activityFor, type Team, team, unknownId } from '../transcripts/test-support.ts';
 
@@ -28,12 +29,7 @@ describe('clips', () => {
     ).id;
   });
 
-  const call = (
-    user: SignedUpUser | null,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    payload?: Record<string, unknown>,
-  ) => ctx().app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
+  const call = requester(ctx);
 
   async function createClip(user: SignedUpUser, videoId: string, payload: Record<string, unknown> = {}) {
     const response = await call(user, 'POST', `/videos/${videoId}/clips`, {

@@ -3,6 +3,7 @@ import { beforeAll, expect } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { createVideoRow } from '../../../test/helpers/library.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { notifications, type videos } from '../../db/schema/index.ts';
 import { type Team, team } from '../transcripts/test-support.ts';
 
@@ -48,12 +49,7 @@ export function useCommentTestApp() {
     crew.videoId = (await newVideo()).id;
   });
 
-  const call = (
-    user: SignedUpUser | null,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    payload?: Record<string, unknown>,
-  ) => ctx().app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
+  const call = requester(ctx);
 
   async function postComment(
     user: SignedUpUser,

@@ -1,15 +1,14 @@
-import { and, asc, desc, eq, gt, not, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { knowledgeItems, videos } from '../../db/schema/index.ts';
-import { plural } from './recommendations.ts';
+import { spokenDuration } from '../../lib/duration.ts';
+import { counted } from '../../lib/text.ts';
+import { liveVideosOf, meetingDate } from '../videos/meetings.ts';
 import type { HighlightView } from './schemas.ts';
-import { at, inCurrent, meetingDate, type Windows } from './trends.ts';
+import { at, inCurrent, type Windows } from './trends.ts';
 
 const LATEST_DECISIONS = 3;
 const NEW_TOPICS = 3;
-
-const liveIn = (organizationId: string) =>
-  and(eq(videos.organizationId, organizationId), not(videos.isDeleted));
 
 /** The decisions of the period's latest meetings, in the order they were made there. */
 async function latestDecisions(db: Db, organizationId: string, windows: Windows): Promise<HighlightView[]> {
@@ -26,7 +25,7 @@ async function latestDecisions(db: Db, organizationId: string, windows: Windows)
       and(
         eq(knowledgeItems.organizationId, organizationId),
         eq(knowledgeItems.kind, 'decision'),
-        liveIn(organizationId),
+        liveVideosOf(organizationId),
         inCurrent(meetingDate, windows),
       ),
     )
@@ -40,14 +39,14 @@ async function mostWatched(db: Db, organizationId: string, windows: Windows): Pr
   const [video] = await db
     .select({ id: videos.id, title: videos.title, viewCount: videos.viewCount })
     .from(videos)
-    .where(and(liveIn(organizationId), inCurrent(meetingDate, windows), gt(videos.viewCount, 0)))
+    .where(and(liveVideosOf(organizationId), inCurrent(meetingDate, windows), gt(videos.viewCount, 0)))
     .orderBy(desc(videos.viewCount), desc(meetingDate))
     .limit(1);
   if (!video) return [];
   return [
     {
       type: 'most_watched',
-      text: `“${video.title}” was the most watched meeting of the period: ${plural(video.viewCount, 'view')}`,
+      text: `“${video.title}” was the most watched meeting of the period: ${counted(video.viewCount, 'view')}`,
       videoId: video.id,
       videoTitle: video.title,
       value: video.viewCount,
@@ -75,7 +74,7 @@ async function newTopics(db: Db, organizationId: string, windows: Windows): Prom
     limit ${NEW_TOPICS}`);
   return rows.map((row) => ({
     type: 'new_topic',
-    text: `New topic: ${row.name}, discussed in ${plural(row.meetings, 'meeting')}`,
+    text: `New topic: ${row.name}, discussed in ${counted(row.meetings, 'meeting')}`,
     videoId: row.video_id,
     videoTitle: row.video_title,
     start: row.start,
@@ -84,14 +83,6 @@ async function newTopics(db: Db, organizationId: string, windows: Windows): Prom
 }
 
 type SpeakerRow = { name: string; seconds: number; meetings: number };
-
-/** "45 s", "12 min", "2 h 5 min". */
-function speakingTime(seconds: number): string {
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
-}
 
 /**
  * Who spoke the longest in the period's live meetings (speakers as transcripts name them), by the
@@ -116,7 +107,7 @@ async function mostActiveSpeaker(db: Db, organizationId: string, windows: Window
   return [
     {
       type: 'active_speaker',
-      text: `${speaker.name} spoke the most: ${speakingTime(speaker.seconds)} in ${plural(speaker.meetings, 'meeting')}`,
+      text: `${speaker.name} spoke the most: ${spokenDuration(speaker.seconds)} in ${counted(speaker.meetings, 'meeting')}`,
       value: Math.round(speaker.seconds),
     },
   ];

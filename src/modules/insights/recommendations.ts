@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { counted } from '../../lib/text.ts';
 import type { RecommendationView } from './schemas.ts';
 
 /**
@@ -14,7 +15,6 @@ type Caller = { organizationId: string; userId: string };
 const FULL_INTEREST = 3;
 
 const round = (score: number) => Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000;
-export const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /**
  * The caller's topics: those of the live videos they watched (a video_viewers row of theirs), of
@@ -59,8 +59,8 @@ type Interest = { topic: string | null; watched: number; spoke: number; asked: n
 /** "which you watched 3 videos about and spoke about in 1 meeting". */
 function interestPhrase({ watched, spoke, asked }: Interest) {
   const parts = [
-    watched > 0 ? `watched ${plural(watched, 'video')} about` : null,
-    spoke > 0 ? `spoke about in ${plural(spoke, 'meeting')}` : null,
+    watched > 0 ? `watched ${counted(watched, 'video')} about` : null,
+    spoke > 0 ? `spoke about in ${counted(spoke, 'meeting')}` : null,
     asked > 0 ? (asked === 1 ? 'asked about' : `asked ${asked} questions about`) : null,
   ].filter((part) => part !== null);
   return `which you ${parts.join(' and ')}`;
@@ -159,8 +159,8 @@ async function playlistsToResume(db: Db, caller: Caller, limit: number): Promise
     type: 'playlist',
     reason:
       row.completed === 0
-        ? `You started “${row.name}”: ${plural(row.total, 'video')} to go`
-        : `You are ${row.completed} of ${plural(row.total, 'video')} into “${row.name}”`,
+        ? `You started “${row.name}”: ${counted(row.total, 'video')} to go`
+        : `You are ${row.completed} of ${counted(row.total, 'video')} into “${row.name}”`,
     score: round(0.5 + (0.4 * row.completed) / row.total),
     collection: {
       id: row.id,
@@ -220,7 +220,7 @@ async function gapsToFill(db: Db, caller: Caller, limit: number): Promise<Recomm
     reason:
       row.spoke > 0
         ? `Asked in “${row.video_title}”; you have spoken about ${row.topic}`
-        : `Asked in “${row.video_title}”; you have watched ${plural(row.watched, 'video')} about ${row.topic}`,
+        : `Asked in “${row.video_title}”; you have watched ${counted(row.watched, 'video')} about ${row.topic}`,
     score: round(0.8 * row.weight),
     gap: { text: row.text, videoId: row.video_id, videoTitle: row.video_title, start: row.start },
   }));

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { AI_COSTS, chargeCredits, requireCredits } from '../ai/budget.ts';
+import { metered } from '../ai/budget.ts';
 import { resolveAiScope } from '../ai/scope.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { computeHighlights } from './highlights.ts';
@@ -26,13 +26,9 @@ async function charged<T>(
     { organizationId: requestedOrganizationId },
     'querystring',
   );
-  const credits = AI_COSTS.insights;
-  await requireCredits(context.db, context, { organizationId, credits });
-  const result = await compute(organizationId, context.clock.now());
-  await context.db.transaction((tx) =>
-    chargeCredits(tx, context, { organizationId, feature: 'insights', credits }),
+  return metered(context, { organizationId, feature: 'insights' }, () =>
+    compute(organizationId, context.clock.now()),
   );
-  return result;
 }
 
 type PeriodQuery = { organizationId?: string | undefined; period: InsightPeriod };

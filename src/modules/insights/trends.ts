@@ -1,6 +1,7 @@
-import { and, eq, not, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { aiQuestions, knowledgeItems, videos } from '../../db/schema/index.ts';
+import { liveVideosOf, meetingDate } from '../videos/meetings.ts';
 import type { InsightPeriod, TopicTrendView, TrendsView } from './schemas.ts';
 
 const DAY_MS = 86_400_000;
@@ -8,7 +9,6 @@ const PERIOD_DAYS: Record<InsightPeriod, number> = { '7d': 7, '30d': 30, '90d': 
 const TOP_TOPICS = 20;
 
 /** When a meeting took place: when it was recorded, else when it was uploaded. */
-export const meetingDate = sql`coalesce(${videos.recordedAt}, ${videos.createdAt})`;
 
 type Window = { start: Date; end: Date };
 export type Windows = { current: Window; previous: Window };
@@ -124,7 +124,7 @@ async function topicTrends(db: Db, organizationId: string, period: InsightPeriod
 }
 
 async function totals(db: Db, organizationId: string, windows: Windows) {
-  const liveVideos = and(eq(videos.organizationId, organizationId), not(videos.isDeleted));
+  const liveVideos = liveVideosOf(organizationId);
   const createdAt = sql`${aiQuestions.createdAt}`;
   const [[videoCounts], [questionCounts], [decisionCounts]] = await Promise.all([
     db

@@ -1,26 +1,22 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type QmsumFile, qmsumTranscript } from '../../../scripts/seed/qmsum.ts';
+import { qmsumTranscript } from '../../../scripts/seed/qmsum.ts';
+import { QMSUM_MEETINGS, qmsumFixture } from '../../../test/helpers/qmsum.ts';
 import { parseTranscript } from '../transcripts/parse.ts';
 import type { Extraction, TranscriptTurn } from './extraction.ts';
 import { extractLocally } from './local-extractor.ts';
 
-const MEETINGS = ['IS1004a', 'Bro008', 'education_19'] as const;
 const meetingDate = new Date('2018-10-04T09:00:00Z');
 
 /** A QMSum meeting as the transcript upload would store it: labelled turns at 150 words a minute. */
 async function load(name: string): Promise<TranscriptTurn[]> {
-  const json = JSON.parse(
-    readFileSync(new URL(`../../../test/fixtures/qmsum-meetings/${name}.json`, import.meta.url), 'utf8'),
-  ) as QmsumFile;
-  const meeting = qmsumTranscript(json, name);
+  const meeting = qmsumTranscript(qmsumFixture(name), name);
   if (!meeting) throw new Error(`${name} has no transcript`);
   const { segments } = await parseTranscript(meeting.transcript, { format: 'labelled' });
   return segments;
 }
 
 const extractions = new Map<string, { turns: TranscriptTurn[]; extraction: Extraction }>();
-async function extracted(name: (typeof MEETINGS)[number]) {
+async function extracted(name: (typeof QMSUM_MEETINGS)[number]) {
   let entry = extractions.get(name);
   if (!entry) {
     const turns = await load(name);
@@ -44,7 +40,7 @@ const inTurn = (
   );
 
 describe('local extractor on QMSum meetings', () => {
-  it.each(MEETINGS)(
+  it.each(QMSUM_MEETINGS)(
     '%s: every item, answer and summary sentence is a verbatim slice of its turn',
     async (name) => {
       const { turns, extraction } = await extracted(name);
@@ -62,7 +58,7 @@ describe('local extractor on QMSum meetings', () => {
     },
   );
 
-  it.each(MEETINGS)('%s: chapters cover the meeting contiguously, in order, titled', async (name) => {
+  it.each(QMSUM_MEETINGS)('%s: chapters cover the meeting contiguously, in order, titled', async (name) => {
     const { turns, extraction } = await extracted(name);
     const { chapters } = extraction;
     expect(chapters.length).toBeGreaterThanOrEqual(2);
@@ -78,7 +74,7 @@ describe('local extractor on QMSum meetings', () => {
     });
   });
 
-  it.each(MEETINGS)('%s: questions are real questions, answered by someone else', async (name) => {
+  it.each(QMSUM_MEETINGS)('%s: questions are real questions, answered by someone else', async (name) => {
     const { extraction } = await extracted(name);
     const questions = extraction.items.filter((item) => item.kind === 'question');
     expect(questions.length).toBeGreaterThan(0);
@@ -96,7 +92,9 @@ describe('local extractor on QMSum meetings', () => {
   });
 
   it('finds decisions and action items across the meetings', async () => {
-    const all = (await Promise.all(MEETINGS.map(extracted))).flatMap(({ extraction }) => extraction.items);
+    const all = (await Promise.all(QMSUM_MEETINGS.map(extracted))).flatMap(
+      ({ extraction }) => extraction.items,
+    );
     expect(all.filter((item) => item.kind === 'decision').map((item) => item.text)).toEqual(
       expect.arrayContaining([
         expect.stringContaining("we 'll skip next week"),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { utcDay } from '../../lib/clock.ts';
 import type { TranscriptTurn } from './extraction.ts';
 
 /** A turn as the model sees it: numbered from 1 through the whole transcript. */
@@ -69,7 +70,7 @@ export function extractionRequest(
   const first = window[0]?.number;
   const last = window.at(-1)?.number;
   const heading =
-    `Meeting: ${meeting.title}\nDate: ${meeting.meetingDate.toISOString().slice(0, 10)}\n` +
+    `Meeting: ${meeting.title}\nDate: ${utcDay(meeting.meetingDate)}\n` +
     (part.of > 1
       ? `This is part ${part.index + 1} of ${part.of} of the transcript (turns ${first}–${last}).\n`
       : '');

@@ -14,6 +14,7 @@ import { AppError } from '../../http/errors.ts';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { AI_COSTS, type BudgetContext, chargeCredits, requireCredits } from '../ai/budget.ts';
 import { transcriptSegmentsOf } from '../transcripts/service.ts';
+import { meetingDate } from '../videos/meetings.ts';
 import type { Extraction, KnowledgeExtractor } from './extraction.ts';
 
 export const KNOWLEDGE_EXTRACTION_JOB = 'knowledge.extract';
@@ -86,9 +87,7 @@ export async function extractVideoKnowledge(
       organizationId: videos.organizationId,
       title: videos.title,
       isDeleted: videos.isDeleted,
-      meetingDate: sql<Date>`coalesce(${videos.recordedAt}, ${videos.createdAt})`.mapWith(
-        (value: string | Date) => new Date(value),
-      ),
+      meetingDate,
     })
     .from(videos)
     .where(eq(videos.id, request.videoId));

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll } from 'vitest';
 import { type TestApp, useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { activityEvents } from '../../db/schema/index.ts';
 import { type Team, team } from '../transcripts/test-support.ts';
 
@@ -10,8 +11,6 @@ import { type Team, team } from '../transcripts/test-support.ts';
 export { errorBody, isoDate, pathsOf, unknownId } from '../share-links/test-support.ts';
 
 export type Crew = Team & { outsider: SignedUpUser };
-
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** A file-wide test app with a team of every role and an outsider (with an organization of their own). */
 export function useSearchTestApp() {
@@ -27,8 +26,7 @@ export function useSearchTestApp() {
       if (!crew) throw new Error('useSearchTestApp: the crew is not set up yet');
       return crew;
     },
-    call: (user: SignedUpUser | null, method: Method, url: string, payload?: Record<string, unknown>) =>
-      ctx().app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) }),
+    call: requester(ctx),
   };
 }
 

@@ -115,6 +115,38 @@ describe('passage embeddings, with an embedding model', () => {
     expect(await coverage(db(), videoId)).toEqual({ passages: 2, embedded: 2 });
   });
 
+  it('embeds a posted transcript, and again after its speaker is renamed, without waiting for the sweep', async () => {
+    const videoId = await postVideo(ctx(), owner, {
+      title: 'Renamed',
+      transcript: transcriptOf([turn('Quentin', 'The subscription starts in June.')]),
+    });
+    await waitForEmbeddings(db(), [videoId]);
+    const [before] = await db()
+      .select({ chunkId: chunkEmbeddings.chunkId })
+      .from(chunkEmbeddings)
+      .where(eq(chunkEmbeddings.videoId, videoId));
+
+    const speakers = await ctx().app.inject({ method: 'GET', url: '/speakers', headers: owner.headers });
+    const quentin = speakers.json().data.find((speaker: { name: string }) => speaker.name === 'Quentin');
+    const renamed = await ctx().app.inject({
+      method: 'PATCH',
+      url: `/speakers/${quentin.id}`,
+      headers: owner.headers,
+      payload: { name: 'Quentin Blake' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    await waitForEmbeddings(db(), [videoId]);
+    const after = await db()
+      .select({ chunkId: chunkEmbeddings.chunkId })
+      .from(chunkEmbeddings)
+      .where(eq(chunkEmbeddings.videoId, videoId));
+    // New passages (they name the speaker anew), each with a new vector.
+    expect(after.map((row) => row.chunkId)).not.toContain(before?.chunkId);
+    expect(embeddingInputs(stub).flat()).toContainEqual(
+      expect.stringMatching(/^Quentin Blake: The subscription/),
+    );
+  });
+
   it('requestEmbeddings queues the job in the caller’s transaction', async () => {
     await db().delete(chunkEmbeddings).where(eq(chunkEmbeddings.videoId, planningId));
     expect(await coverage(db(), planningId)).toEqual({ passages: 5, embedded: 0 });

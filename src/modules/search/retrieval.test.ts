@@ -1,22 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  answers,
-  type QmsumFile,
-  type QmsumQuestion,
-  qmsumQuestions,
-  qmsumTranscript,
-} from '../../../scripts/seed/qmsum.ts';
+import { answers, type QmsumQuestion, qmsumQuestions, qmsumTranscript } from '../../../scripts/seed/qmsum.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { QMSUM_MEETINGS, qmsumFixture } from '../../../test/helpers/qmsum.ts';
 import { retrieveChunks } from './retrieval.ts';
-
-/** Real meetings shipped with the tests (QMSum, MIT): one of each kind the evaluation uses. */
-const MEETINGS = ['IS1004a', 'Bro008', 'education_19'];
-const meetingFile = (name: string) =>
-  JSON.parse(
-    readFileSync(new URL(`../../../test/fixtures/qmsum-meetings/${name}.json`, import.meta.url), 'utf8'),
-  ) as QmsumFile;
 
 describe('retrieveChunks', () => {
   const ctx = useTestApp();
@@ -38,8 +25,8 @@ describe('retrieveChunks', () => {
   beforeAll(async () => {
     owner = await signUpUser(ctx().app, { name: 'Olga Owner' });
     outsider = await signUpUser(ctx().app, { name: 'Otto Outsider' });
-    for (const name of MEETINGS) {
-      const json = meetingFile(name);
+    for (const name of QMSUM_MEETINGS) {
+      const json = qmsumFixture(name);
       const meeting = qmsumTranscript(json, name);
       if (!meeting) throw new Error(`${name} has no transcript`);
       const video = await postVideo(owner, {

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { isoDate } from '../../../test/helpers/assertions.ts';
 import type { SignedUpUser } from '../../../test/helpers/factories.ts';
 import { createSeriesRow, createVideoRow } from '../../../test/helpers/library.ts';
+import { requester } from '../../../test/helpers/requests.ts';
 import { activityEvents, videos } from '../../db/schema/index.ts';
 import { errorBody, type Team, team, useMailingTestApp } from '../organizations/test-support.ts';
 
@@ -17,12 +18,7 @@ describe('series', () => {
     t = await team(ctx());
   });
 
-  const call = (
-    user: SignedUpUser | null,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    payload?: Record<string, unknown>,
-  ) => ctx().app.inject({ method, url, headers: user ? user.headers : {}, ...(payload ? { payload } : {}) });
+  const call = requester(ctx);
 
   async function createSeries(user: SignedUpUser, payload: Record<string, unknown> = {}) {
     const response = await call(user, 'POST', '/series', {

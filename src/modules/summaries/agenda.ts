@@ -1,4 +1,6 @@
-import { clipped, counted, dayOf, type Quotable } from './compose.ts';
+import { utcDay } from '../../lib/clock.ts';
+import { clipped, counted } from '../../lib/text.ts';
+import type { Quotable } from './compose.ts';
 import type { ActionItemView, DecisionView, MeetingTopicView, OpenQuestionView } from './schemas.ts';
 
 export type AgendaItem = { title: string; reason: string; citations: number[] };
@@ -9,7 +11,7 @@ const DUE_WITHIN_DAYS = 7;
 const PER_KIND = 3;
 
 const addDays = (day: string, days: number) =>
-  dayOf(new Date(new Date(`${day}T00:00:00.000Z`).getTime() + days * 86_400_000));
+  utcDay(new Date(new Date(`${day}T00:00:00.000Z`).getTime() + days * 86_400_000));
 
 /**
  * A suggested agenda from what the previous meetings left: action items due (or overdue), questions
@@ -47,7 +49,7 @@ export function suggestAgenda(input: {
     const asker = question.speaker ? ` by ${question.speaker}` : '';
     agenda.push({
       title: `Answer: ${clipped(question.text)}`,
-      reason: `Asked${asker} in "${question.videoTitle}" on ${dayOf(question.date)} and left unanswered [${n}].`,
+      reason: `Asked${asker} in "${question.videoTitle}" on ${utcDay(question.date)} and left unanswered [${n}].`,
       citations: [n],
     });
   }
@@ -55,7 +57,7 @@ export function suggestAgenda(input: {
     const n = cite(decision);
     agenda.push({
       title: `Revisit: ${clipped(decision.text)}`,
-      reason: `Decided in "${decision.videoTitle}" on ${dayOf(decision.date)}: confirm it still holds [${n}].`,
+      reason: `Decided in "${decision.videoTitle}" on ${utcDay(decision.date)}: confirm it still holds [${n}].`,
       citations: [n],
     });
   }

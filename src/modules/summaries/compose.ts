@@ -43,33 +43,9 @@ export function citationBook(initial: Citation[] = []) {
   };
 }
 
-/** "1 meeting", "3 meetings". */
-export const counted = (n: number, singular: string, plural = `${singular}s`) =>
-  `${n} ${n === 1 ? singular : plural}`;
-
 /** "a", "a and b", "a, b and c"; beyond `max`, "a, b, c and 2 more". */
 export function listed(items: string[], max = 5): string {
   const shown = items.length > max ? [...items.slice(0, max), `${items.length - max} more`] : items;
   if (shown.length <= 1) return shown.join('');
   return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
-}
-
-/** A title cut at a word boundary, for agenda lines. */
-export function clipped(text: string, max = 90): string {
-  const clean = text.trim().replace(/\s+/g, ' ');
-  if (clean.length <= max) return clean;
-  const cut = clean.slice(0, max - 1);
-  const boundary = cut.lastIndexOf(' ');
-  return `${(boundary > max / 2 ? cut.slice(0, boundary) : cut).replace(/[\s,;:.]+$/, '')}…`;
-}
-
-/** The UTC day of an instant, YYYY-MM-DD. */
-export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-
-/** "45 min", "1 h 25 min": how long a day's meetings ran. */
-export function duration(seconds: number): string {
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const rest = minutes % 60;
-  return rest === 0 ? `${Math.floor(minutes / 60)} h` : `${Math.floor(minutes / 60)} h ${rest} min`;
 }

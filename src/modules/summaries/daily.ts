@@ -1,18 +1,15 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { videos } from '../../db/schema/index.ts';
-import { AI_COSTS, chargeCredits, requireCredits } from '../ai/budget.ts';
+import { utcDay } from '../../lib/clock.ts';
+import { spokenDuration } from '../../lib/duration.ts';
+import { counted } from '../../lib/text.ts';
+import { metered } from '../ai/budget.ts';
 import { resolveAiScope } from '../ai/scope.ts';
 import type { AuthUser } from '../auth/sessions.ts';
-import { counted, dayOf, duration, listed } from './compose.ts';
-import {
-  loadItems,
-  loadMeetings,
-  type Meeting,
-  type MeetingItems,
-  meetingDate,
-  topicsOfMeetings,
-} from './meetings.ts';
+import { meetingDate } from '../videos/meetings.ts';
+import { listed } from './compose.ts';
+import { loadItems, loadMeetings, type Meeting, type MeetingItems, topicsOfMeetings } from './meetings.ts';
 import type { DailyQuery, DailySummaryView, MeetingTopicView } from './schemas.ts';
 
 const DAY_MS = 86_400_000;
@@ -35,7 +32,7 @@ function compose(
   totalSeconds: number,
 ): string {
   if (meetings.length === 0) return `No meetings recorded on ${date}.`;
-  const length = totalSeconds > 0 ? ` (${duration(totalSeconds)})` : '';
+  const length = totalSeconds > 0 ? ` (${spokenDuration(totalSeconds)})` : '';
   const titles = listed(meetings.map((meeting) => `"${meeting.title}"`));
   const parts = [`${counted(meetings.length, 'meeting')} on ${date}${length}: ${titles}.`];
   const pending = meetings.filter((meeting) => meeting.summary === null).length;
@@ -73,16 +70,26 @@ export async function dailySummary(
 ): Promise<DailySummaryView> {
   const { db } = context;
   const { organizationId } = await resolveAiScope(db, user, query, 'querystring');
-  const date = query.date ?? dayOf(context.clock.now());
+  const date = query.date ?? utcDay(context.clock.now());
   const from = new Date(`${date}T00:00:00.000Z`);
   const to = new Date(from.getTime() + DAY_MS);
   const meetings = await loadMeetings(
     db,
-    and(eq(videos.organizationId, organizationId), gte(meetingDate(), from), lt(meetingDate(), to)),
+    and(eq(videos.organizationId, organizationId), gte(meetingDate, from), lt(meetingDate, to)),
     { order: 'asc' },
   );
-  const credits = { organizationId, credits: AI_COSTS.summary };
-  if (meetings.length > 0) await requireCredits(db, context, credits);
+  const summarize = () => summarizeDay(context, { organizationId, date, meetings });
+  // An empty day is composed like any other, and costs nothing.
+  return meetings.length > 0
+    ? metered(context, { organizationId, feature: 'summary' }, summarize)
+    : summarize();
+}
+
+async function summarizeDay(
+  context: AppContext,
+  { organizationId, date, meetings }: { organizationId: string; date: string; meetings: Meeting[] },
+): Promise<DailySummaryView> {
+  const { db } = context;
   const videoIds = meetings.map((meeting) => meeting.id);
   const [{ totals, ...items }, topics, speakers] = await Promise.all([
     loadItems(db, videoIds),
@@ -90,7 +97,7 @@ export async function dailySummary(
     meetings.length > 0 ? speakerCount(context, videoIds) : 0,
   ]);
   const totalDurationSeconds = meetings.reduce((total, meeting) => total + (meeting.durationSeconds ?? 0), 0);
-  const view: DailySummaryView = {
+  return {
     date,
     organizationId,
     summary: compose(date, meetings, totals, topics, totalDurationSeconds),
@@ -111,8 +118,4 @@ export async function dailySummary(
       speakers,
     },
   };
-  if (meetings.length > 0) {
-    await db.transaction((tx) => chargeCredits(tx, context, { ...credits, feature: 'summary' }));
-  }
-  return view;
 }

@@ -3,13 +3,15 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { series, topics, videos, videoTopics } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
+import { utcDay } from '../../lib/clock.ts';
+import { counted } from '../../lib/text.ts';
 import { AI_COSTS, chargeCredits, requireCredits } from '../ai/budget.ts';
 import type { AnswerEngine, EngineAnswer } from '../ai/engine.ts';
 import { resolveAiScope } from '../ai/scope.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { type RetrievedChunk, retrieveChunks } from '../search/retrieval.ts';
 import { suggestAgenda } from './agenda.ts';
-import { citationBook, counted, dayOf, listed } from './compose.ts';
+import { citationBook, listed } from './compose.ts';
 import { loadItems, loadMeetings, type Meeting, type MeetingItems, topicsOfMeetings } from './meetings.ts';
 import type { MeetingPrepInput, MeetingPrepView } from './schemas.ts';
 
@@ -93,7 +95,7 @@ function compose(input: {
   const of = input.seriesName ? ` of "${input.seriesName}"` : '';
   const latest = meetings[0] as Meeting;
   const parts = [
-    `Based on ${counted(meetings.length, 'previous meeting')}${of}, the latest "${latest.title}" on ${dayOf(latest.date)}.`,
+    `Based on ${counted(meetings.length, 'previous meeting')}${of}, the latest "${latest.title}" on ${utcDay(latest.date)}.`,
     `${listed([
       counted(totals.decisions, 'decision'),
       `${counted(totals.actionItems, 'action item')}${input.overdue > 0 ? ` (${input.overdue} overdue)` : ''}`,
@@ -175,7 +177,7 @@ export async function meetingPrep(
     loadItems(db, videoIds),
     topicsOfMeetings(db, videoIds, 3),
   ]);
-  const today = dayOf(context.clock.now());
+  const today = utcDay(context.clock.now());
   // Earliest due first; undated ones last. The sort is stable: ties keep their time order.
   const dueKey = (item: { dueDate: string | null }) => item.dueDate ?? '9999-12-31';
   const openActionItems = [...items.actionItems].sort((a, b) => dueKey(a).localeCompare(dueKey(b)));

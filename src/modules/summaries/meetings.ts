@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { knowledgeItems, topics, videoKnowledge, videos, videoTopics } from '../../db/schema/index.ts';
+import { meetingDate } from '../videos/meetings.ts';
 import type { ActionItemView, DecisionView, MeetingTopicView, OpenQuestionView } from './schemas.ts';
 
 /**
@@ -9,10 +10,6 @@ import type { ActionItemView, DecisionView, MeetingTopicView, OpenQuestionView }
  */
 
 export const toDate = (value: string | Date) => new Date(value);
-
-/** A meeting's date: when it was recorded, else when it was added. */
-export const meetingDate = () =>
-  sql<Date>`coalesce(${videos.recordedAt}, ${videos.createdAt})`.mapWith(toDate);
 
 export type Meeting = {
   id: string;
@@ -30,12 +27,12 @@ export async function loadMeetings(
   where: SQL | undefined,
   options: { order: 'asc' | 'desc'; limit?: number },
 ): Promise<Meeting[]> {
-  const byDate = options.order === 'asc' ? asc(meetingDate()) : desc(meetingDate());
+  const byDate = options.order === 'asc' ? asc(meetingDate) : desc(meetingDate);
   const query = db
     .select({
       id: videos.id,
       title: videos.title,
-      date: meetingDate(),
+      date: meetingDate,
       durationSeconds: videos.durationSeconds,
       knowledgeStatus: videoKnowledge.status,
       sentences: videoKnowledge.summary,

@@ -3,13 +3,16 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { videos, videoTopics } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
-import { AI_COSTS, chargeCredits, requireCredits } from '../ai/budget.ts';
+import { utcDay } from '../../lib/clock.ts';
+import { counted } from '../../lib/text.ts';
+import { metered } from '../ai/budget.ts';
 import type { AnswerEngine } from '../ai/engine.ts';
 import { answerQuestion } from '../ai/qa.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { type ReadableTopic, readableTopic } from '../topics/service.ts';
-import { citationBook, counted, dayOf, type Quotable } from './compose.ts';
-import { loadItems, meetingDate, toDate } from './meetings.ts';
+import { meetingDate } from '../videos/meetings.ts';
+import { citationBook, type Quotable } from './compose.ts';
+import { loadItems, toDate } from './meetings.ts';
 import type { TopicSummaryView } from './schemas.ts';
 
 /** The meetings a topic summary reads: the latest 100 that discuss it. */
@@ -33,7 +36,7 @@ async function topicTimeline(db: Db, topic: ReadableTopic) {
     .select({
       videoId: videos.id,
       title: videos.title,
-      date: meetingDate(),
+      date: meetingDate,
       mentions: videoTopics.mentions,
       firstStart: videoTopics.firstStart,
     })
@@ -46,7 +49,7 @@ async function topicTimeline(db: Db, topic: ReadableTopic) {
         eq(videos.isDeleted, false),
       ),
     )
-    .orderBy(desc(meetingDate()), desc(videos.id))
+    .orderBy(desc(meetingDate), desc(videos.id))
     .limit(TIMELINE);
   return rows.reverse();
 }
@@ -71,7 +74,7 @@ async function keySentences(db: Db, topic: ReadableTopic, videoIds: string[]): P
 
 /** `"Pricing" came up in 3 meetings from 2026-11-02 to 2026-11-20 (12 mentions).` */
 function lead(topic: ReadableTopic, timeline: Array<{ date: Date; mentions: number }>): string {
-  const days = timeline.map((meeting) => dayOf(meeting.date));
+  const days = timeline.map((meeting) => utcDay(meeting.date));
   const [first, last] = [days[0], days.at(-1)];
   const when = first === last ? `on ${first}` : `from ${first} to ${last}`;
   const mentions = timeline.reduce((total, meeting) => total + meeting.mentions, 0);
@@ -96,8 +99,19 @@ export async function topicSummary(
   const timeline = await topicTimeline(db, topic);
   // Its every meeting is deleted: nothing of it may be shown, as GET /topics does not list it.
   if (timeline.length === 0) throw errors.notFound('Topic not found');
-  const credits = { organizationId: topic.organizationId, credits: AI_COSTS.summary };
-  await requireCredits(db, context, credits);
+  return metered(context, { organizationId: topic.organizationId, feature: 'summary' }, () =>
+    composeTopicSummary(context, engine, topic, timeline),
+  );
+}
+
+/** The summary itself, from the topic's meetings (oldest first). */
+async function composeTopicSummary(
+  context: AppContext,
+  engine: AnswerEngine,
+  topic: Awaited<ReturnType<typeof readableTopic>>,
+  timeline: Awaited<ReturnType<typeof topicTimeline>>,
+): Promise<TopicSummaryView> {
+  const { db } = context;
   const videoIds = timeline.map((meeting) => meeting.videoId);
   const [answer, sentences, { decisions, totals }] = await Promise.all([
     answerQuestion(context, engine, {
@@ -129,11 +143,11 @@ export async function topicSummary(
   const latest = decisions.at(-1);
   if (latest) {
     parts.push(
-      `${counted(totals.decisions, 'decision')} about it; the latest (${dayOf(latest.date)}): ` +
+      `${counted(totals.decisions, 'decision')} about it; the latest (${utcDay(latest.date)}): ` +
         `${latest.text} [${book.cite(latest)}]`,
     );
   }
-  const view: TopicSummaryView = {
+  return {
     topic: { id: topic.id, name: topic.name, keywords: topic.keywords },
     summary: parts.filter(Boolean).join(' '),
     keyPoints,
@@ -141,6 +155,4 @@ export async function topicSummary(
     timeline,
     citations: book.list(),
   };
-  await db.transaction((tx) => chargeCredits(tx, context, { ...credits, feature: 'summary' }));
-  return view;
 }

@@ -6,6 +6,7 @@ import { type Page, pageBounds, toPage } from '../../http/pagination.ts';
 import { resolveAiScope } from '../ai/scope.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { roleIn } from '../organizations/access.ts';
+import { meetingDate } from '../videos/meetings.ts';
 import type { ListTopicsQuery, TopicSort, TopicView } from './schemas.ts';
 
 const toDate = (value: string | Date) => new Date(value);
@@ -15,14 +16,13 @@ const toDate = (value: string | Date) => new Date(value);
  * and latest meeting dates. Inner-joined, so a topic whose every meeting is deleted is left out.
  */
 function topicStats(db: Db, organizationId: string) {
-  const discussedAt = sql`coalesce(${videos.recordedAt}, ${videos.createdAt})`;
   return db
     .select({
       topicId: videoTopics.topicId,
       videoCount: count().as('video_count'),
       mentions: sql<number>`sum(${videoTopics.mentions})::int`.as('mentions'),
-      firstDiscussedAt: sql<string>`min(${discussedAt})`.as('first_discussed_at'),
-      lastDiscussedAt: sql<string>`max(${discussedAt})`.as('last_discussed_at'),
+      firstDiscussedAt: sql<string>`min(${meetingDate})`.as('first_discussed_at'),
+      lastDiscussedAt: sql<string>`max(${meetingDate})`.as('last_discussed_at'),
     })
     .from(videoTopics)
     .innerJoin(videos, and(eq(videos.id, videoTopics.videoId), eq(videos.isDeleted, false)))

@@ -1,8 +1,7 @@
 import * as chrono from 'chrono-node';
+import { utcDay } from '../../../lib/clock.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
  * Phrases chrono does not read, or reads otherwise than a due date means them: "end of day" and
@@ -32,7 +31,7 @@ const TIME_OF_DAY = /\b(?:minutes?|hours?|seconds?|o'clock|[ap]\.?m\.?)\b/i;
  * a report of the past, not a due date.
  */
 export function dueDateIn(text: string, meetingDate: Date): string | null {
-  for (const { pattern, due } of OWN_PHRASES) if (pattern.test(text)) return isoDay(due(meetingDate));
+  for (const { pattern, due } of OWN_PHRASES) if (pattern.test(text)) return utcDay(due(meetingDate));
   const results = chrono.parse(text, { instant: meetingDate, timezone: 0 }, { forwardDate: true });
   for (const result of results) {
     const { start } = result;
@@ -43,8 +42,8 @@ export function dueDateIn(text: string, meetingDate: Date): string | null {
     const day = start.get('day');
     if (year === null || month === null || day === null) continue;
     const date = new Date(Date.UTC(year, month - 1, day));
-    if (isoDay(date) < isoDay(meetingDate)) continue;
-    return isoDay(date);
+    if (utcDay(date) < utcDay(meetingDate)) continue;
+    return utcDay(date);
   }
   return null;
 }
