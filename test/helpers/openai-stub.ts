@@ -71,6 +71,15 @@ const tokensOf = (content: string) => content.match(/\s*\S+/g) ?? [];
  * A real HTTP server on 127.0.0.1 that speaks the OpenAI wire format (chat completions, streamed
  * or not, and embeddings), so the engine is tested through the official SDK and real sockets.
  */
+/** The environment that points the app's `openai` provider at the stand-in (model calls time out after 0.5 s). */
+export const openAiEnv = (stub: OpenAiStub) => ({
+  AI_PROVIDER: 'openai',
+  AI_BASE_URL: `${stub.url}/v1`,
+  AI_API_KEY: 'test-key',
+  AI_MODEL: 'stub-model',
+  AI_TIMEOUT_MS: '500',
+});
+
 export async function startOpenAiStub(): Promise<OpenAiStub> {
   const initially: Behaviour = { kind: 'reply', content: 'NOT_FOUND' };
   let behaviour: Behaviour = initially;

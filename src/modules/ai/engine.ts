@@ -4,19 +4,10 @@
  * contract, so routes never know which one answered.
  */
 
-/** A passage given to the engine, numbered from 1 in the order given (its citation number). */
-export type Source = {
-  number: number;
-  chunkId: string;
-  videoId: string;
-  videoTitle: string;
-  firstSegmentIndex: number;
-  lastSegmentIndex: number;
-  startSeconds: number;
-  endSeconds: number;
-  speakerNames: string[];
-  text: string;
-};
+import type { RetrievedChunk } from '../search/retrieval.ts';
+
+/** A passage given to the engine (as retrieval found it), numbered from 1 in the order given (its citation number). */
+export type Source = Omit<RetrievedChunk, 'index' | 'score'> & { number: number };
 
 /** Where a claim comes from: a quote of a video's transcript and the seconds it was said. */
 export type Citation = {

@@ -4,7 +4,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
-import { startOpenAiStub, stubEmbedding } from '../../../test/helpers/openai-stub.ts';
+import { openAiEnv, startOpenAiStub, stubEmbedding } from '../../../test/helpers/openai-stub.ts';
 import type { Config } from '../../config.ts';
 import { aiQuestions } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
@@ -237,13 +237,7 @@ describe('the OpenAI-compatible engine', () => {
 
 describe('POST /ai/qa with AI_PROVIDER=openai', () => {
   const ctx = useTestApp({
-    env: {
-      AI_PROVIDER: 'openai',
-      AI_BASE_URL: `${stub.url}/v1`,
-      AI_API_KEY: 'test-key',
-      AI_MODEL: 'stub-model',
-      AI_TIMEOUT_MS: '500',
-    },
+    env: openAiEnv(stub),
   });
   let alice: SignedUpUser;
   let videoId: string;

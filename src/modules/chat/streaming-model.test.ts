@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
-import { startOpenAiStub } from '../../../test/helpers/openai-stub.ts';
+import { openAiEnv, startOpenAiStub } from '../../../test/helpers/openai-stub.ts';
 import { requester } from '../../../test/helpers/requests.ts';
 import { chatMessages } from '../../db/schema/index.ts';
 import { parseEvents, postVideo, ROADMAP } from './test-support.ts';
@@ -15,13 +15,7 @@ const REPLY = 'The launch date stays on the fifteenth of May [1].';
 
 describe('chat answers as server-sent events (a model that streams)', () => {
   const ctx = useTestApp({
-    env: {
-      AI_PROVIDER: 'openai',
-      AI_BASE_URL: `${stub.url}/v1`,
-      AI_API_KEY: 'test-key',
-      AI_MODEL: 'stub-model',
-      AI_TIMEOUT_MS: '500',
-    },
+    env: openAiEnv(stub),
   });
   const request = requester(ctx);
   let alice: SignedUpUser;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { waitForKnowledge } from '../../../test/helpers/knowledge.ts';
-import { startOpenAiStub } from '../../../test/helpers/openai-stub.ts';
+import { openAiEnv, startOpenAiStub } from '../../../test/helpers/openai-stub.ts';
 import { requester } from '../../../test/helpers/requests.ts';
 import type { Config } from '../../config.ts';
 import { aiUsage, knowledgeItems, topics, videos, videoTopics } from '../../db/schema/index.ts';
@@ -366,13 +366,7 @@ describe('the openai extractor', () => {
 
 describe('knowledge extraction with AI_PROVIDER=openai', () => {
   const ctx = useTestApp({
-    env: {
-      AI_PROVIDER: 'openai',
-      AI_BASE_URL: `${stub.url}/v1`,
-      AI_API_KEY: 'test-key',
-      AI_MODEL: 'stub-model',
-      AI_TIMEOUT_MS: '500',
-    },
+    env: openAiEnv(stub),
   });
   const request = requester(ctx);
   const db = () => ctx().database.db;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TestApp } from '../../../test/helpers/app.ts';
 import type { SignedUpUser } from '../../../test/helpers/factories.ts';
-import type { OpenAiStub } from '../../../test/helpers/openai-stub.ts';
+import { type OpenAiStub, openAiEnv } from '../../../test/helpers/openai-stub.ts';
 import type { Db } from '../../db/client.ts';
 
 /** Arrangement helpers for the embedding tests: an app on the OpenAI stand-in, transcripts, vectors. */
@@ -10,12 +10,8 @@ import type { Db } from '../../db/client.ts';
 export const EMBEDDING_MODEL = 'stub-embed';
 
 export const embeddingEnv = (stub: OpenAiStub) => ({
-  AI_PROVIDER: 'openai',
-  AI_BASE_URL: `${stub.url}/v1`,
-  AI_API_KEY: 'test-key',
-  AI_MODEL: 'stub-model',
+  ...openAiEnv(stub),
   AI_EMBEDDING_MODEL: EMBEDDING_MODEL,
-  AI_TIMEOUT_MS: '500',
 });
 
 /**
