@@ -240,7 +240,7 @@ function qaSection(timing: Stats, questions: number, answered: number, meetings:
     `Method: after the search timings, ${questions} QMSum questions (the training meetings' specific ` +
       `queries) are asked one at a time through \`POST /ai/qa\` over HTTP, with no scope: each searches all ` +
       `${meetings.toLocaleString('en-US')} meetings of the organization, then the local engine answers from the ` +
-      '8 best passages, and the question is stored and charged. The time is to the last byte of the 201.',
+      '5 best stretches of its 10 best passages, and the question is stored and charged. The time is to the last byte of the 201.',
     '',
     '| Measured | p50 ms | p95 ms | p99 ms | max ms | calls |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',

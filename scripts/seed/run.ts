@@ -13,6 +13,15 @@ import { seed } from './seed.ts';
  * uses (DATABASE_URL, or the embedded cluster under DATA_DIR). The service need not run; while it
  * runs on the same DATA_DIR, the embedded cluster cannot start and this says so.
  */
+/** What to try first, printed after seeding (the README's walk-through has the answers). */
+const TRY = [
+  `curl -s 'localhost:3000/search?q=Northwind+renewal' -H "authorization: Bearer $T"`,
+  `curl -s localhost:3000/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"Why did search go down on January 14?"}'`,
+  `curl -s localhost:3000/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"What did we decide about search v2?"}'`,
+  `curl -s localhost:3000/ai/gaps/conflicts -H "authorization: Bearer $T"`,
+  `curl -s localhost:3000/ai/gaps -H "authorization: Bearer $T"`,
+];
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -54,7 +63,9 @@ async function main() {
       .map(([what, count]) => `${count} ${what}`)
       .join(', ');
     process.stdout.write(
-      `\nDemo data ready (this run created ${made}).\nSign in as ${result.email} with password ${result.password}\n`,
+      `\nDemo data ready (this run created ${made}).\nSign in as ${result.email} with password ${result.password}` +
+        " (Acme Demo is that account's default organization).\n\nThings to try, with its session token in $T:\n" +
+        TRY.map((line) => `  ${line}\n`).join(''),
     );
   } finally {
     for (let stop = stops.pop(); stop; stop = stops.pop()) await stop();

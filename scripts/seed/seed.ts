@@ -45,6 +45,8 @@ export async function seed(app: App, options: SeedOptions = {}): Promise<SeedRes
     log(`created organization ${DEMO_ORGANIZATION.name}`);
   }
   const scoped = `organizationId=${organizationId}`;
+  // A first question, search or list without an organizationId is about the demo library.
+  await api.send('PATCH', '/users/me', { defaultOrganizationId: organizationId });
 
   const findOrCreate = async (
     list: string,
@@ -159,7 +161,12 @@ async function client(app: App) {
   }
   const headers = { authorization: `Bearer ${session.json().data.session.sessionId}` };
 
-  async function send<T = Named>(method: 'GET' | 'POST', url: string, payload?: object, expected = 200) {
+  async function send<T = Named>(
+    method: 'GET' | 'POST' | 'PATCH',
+    url: string,
+    payload?: object,
+    expected = 200,
+  ) {
     const response = await app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
     if (response.statusCode !== expected) {
       throw new Error(`${method} ${url} answered ${response.statusCode}: ${response.body.slice(0, 500)}`);

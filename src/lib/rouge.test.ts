@@ -69,4 +69,17 @@ describe('rouge', () => {
     expect(scores.rouge1.recall).toBe(0.5);
     expect(scores.rouge1.f1).toBeCloseTo(1 / 3, 10);
   });
+
+  it('stems tokens longer than three characters with the stemmer it is given, as rouge-score does', () => {
+    const stem = (token: string) => token.replace(/(ing|ed|s)$/, '');
+    expect(rougeTokens('Deciding was decided; cats sat', { stem })).toEqual([
+      'decid',
+      'was',
+      'decid',
+      'cat',
+      'sat',
+    ]);
+    expect(rouge('they decided', 'we are deciding').rouge1.f1).toBe(0);
+    expect(rouge('they decided', 'we are deciding', { stem }).rouge1.f1).toBeCloseTo(0.4, 10);
+  });
 });

@@ -47,7 +47,11 @@ export const transcriptChunks = pgTable(
     text: text('text').notNull(),
     wordCount: integer('word_count').notNull(),
   },
-  (table) => [uniqueIndex('transcript_chunks_video_index_key').on(table.videoId, table.index)],
+  (table) => [
+    uniqueIndex('transcript_chunks_video_index_key').on(table.videoId, table.index),
+    // Search counts an organization's passages (idf) from this index alone.
+    index('transcript_chunks_organization_id_idx').on(table.organizationId),
+  ],
 );
 
 /** What a person searched for, newest first; they can list and clear it. */

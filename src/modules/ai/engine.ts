@@ -4,10 +4,10 @@
  * contract, so routes never know which one answered.
  */
 
-import type { RetrievedChunk } from '../search/retrieval.ts';
+import type { RetrievedStretch } from '../search/stretch-retrieval.ts';
 
-/** A passage given to the engine (as retrieval found it), numbered from 1 in the order given (its citation number). */
-export type Source = Omit<RetrievedChunk, 'index' | 'score'> & { number: number };
+/** A stretch of a transcript given to the engine (as retrieval found it, best first), numbered from 1 in the order given. */
+export type Source = Omit<RetrievedStretch, 'score'> & { number: number };
 
 /** Where a claim comes from: a quote of a video's transcript and the seconds it was said. */
 export type Citation = {
@@ -50,3 +50,38 @@ export type AnswerEngine = {
 /** What an answer says when nothing the caller may read answers the question. */
 export const NOT_FOUND_ANSWER =
   "I don't know: nothing in the recordings you can access answers this question.";
+
+/** What an answer says when there is nothing to answer from: no transcript in the scope at all. */
+export const NO_RECORDINGS_ANSWER =
+  'There are no transcribed recordings here yet: add a video with a transcript (POST /videos, or PUT /videos/{id}/transcript) and ask again.';
+
+/** `[1]`, `[2, 3]`: a group of citation markers. */
+const MARKERS = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+
+/**
+ * The answer with its sources numbered 1, 2, 3… in the order the answer first cites them, and
+ * its citations in that order: a reader meets [1] first, whatever the engine numbered.
+ */
+export function numberedByAppearance(result: EngineAnswer): EngineAnswer {
+  const renumber = new Map<number, number>();
+  for (const match of result.answer.matchAll(MARKERS)) {
+    for (const number of (match[1] as string).split(',').map(Number)) {
+      if (!renumber.has(number)) renumber.set(number, renumber.size + 1);
+    }
+  }
+  for (const citation of result.citations) {
+    if (!renumber.has(citation.source)) renumber.set(citation.source, renumber.size + 1);
+  }
+  const answer = result.answer.replace(
+    MARKERS,
+    (_, numbers: string) =>
+      `[${numbers
+        .split(',')
+        .map((number) => renumber.get(Number(number)))
+        .join(', ')}]`,
+  );
+  const citations = result.citations
+    .map((citation) => ({ ...citation, source: renumber.get(citation.source) as number }))
+    .sort((a, b) => a.source - b.source);
+  return { ...result, answer, citations };
+}

@@ -4,7 +4,7 @@ import { isoDate } from '../../../test/helpers/assertions.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
 import { insertVideo, inTeam, type Team, team } from '../transcripts/test-support.ts';
-import { NOT_FOUND_ANSWER } from './engine.ts';
+import { NO_RECORDINGS_ANSWER } from './engine.ts';
 
 const DAY = 86_400_000;
 const gapId = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -105,7 +105,8 @@ describe('GET /ai/gaps', () => {
       },
     });
     expect(asked.statusCode, asked.body).toBe(201);
-    expect(asked.json()).toMatchObject({ answered: false, answer: NOT_FOUND_ANSWER });
+    // The crew's videos have knowledge but no transcript: there is nothing to answer from, and it says so.
+    expect(asked.json()).toMatchObject({ answered: false, answer: NO_RECORDINGS_ANSWER });
     const { data } = await gapsOf(crew.viewer, '&type=unanswered_question');
     expect(data).toStrictEqual([
       {

@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type QmsumQuestion, qmsumQuestions, qmsumTranscript } from '../../../scripts/seed/qmsum.ts';
+import type { QmsumQuestion } from '../../../scripts/seed/qmsum.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
-import { QMSUM_MEETINGS, qmsumFixture } from '../../../test/helpers/qmsum.ts';
-import { retrieveChunks } from '../search/retrieval.ts';
+import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
+import { retrieveStretches } from '../search/stretch-retrieval.ts';
 import { type Citation, NOT_FOUND_ANSWER, type Source } from './engine.ts';
 import { createLocalEngine } from './local-engine.ts';
+import { splitSentences } from './sentences.ts';
 
 describe('local answer engine', () => {
   const ctx = useTestApp();
@@ -14,160 +15,120 @@ describe('local answer engine', () => {
   const loaded: Array<{ name: string; videoId: string; questions: QmsumQuestion[] }> = [];
   const engine = () => createLocalEngine(ctx().database.db);
 
-  /** What the AI routes give the engine: the passages retrieval finds, numbered from 1. */
+  /** What the AI routes give the engine: the stretches retrieval finds, numbered from 1. */
   const sourcesFor = async (question: string, videoIds: string[]): Promise<Source[]> => {
-    const found = await retrieveChunks(
-      ctx().database.db,
-      question,
-      { organizationIds: [owner.organizationId], videoIds },
-      { limit: 5 },
-    );
-    return found.map(({ score: _score, index: _index, ...passage }, at) => ({ number: at + 1, ...passage }));
+    const { stretches } = await retrieveStretches(ctx().database.db, question, {
+      organizationIds: [owner.organizationId],
+      videoIds,
+    });
+    return stretches.map(({ score: _score, ...stretch }, at) => ({ number: at + 1, ...stretch }));
   };
 
-  /** The segments of the cited video whose text holds the quote verbatim and whose time holds the citation's. */
+  /** The segments of the cited video whose text holds the quote verbatim and whose time holds where the citation opens. */
   const segmentsHolding = async (citation: Citation) => {
     const { rows } = await ctx().database.db.execute<{ index: number }>(sql`
       select index from transcript_segments
       where video_id = ${citation.videoId} and strpos(text, ${citation.quote}) > 0
-        and start_seconds <= ${citation.start} and end_seconds >= ${citation.end}
-        and ${citation.start} <= ${citation.end}
+        and start_seconds <= ${citation.start} and end_seconds >= ${citation.start}
+        and ${citation.start}::float8 <= ${citation.end}::float8
       order by index`);
     return rows.map((row) => row.index);
   };
 
   beforeAll(async () => {
     owner = await signUpUser(ctx().app, { name: 'Olga Owner' });
-    for (const name of QMSUM_MEETINGS) {
-      const json = qmsumFixture(name);
-      const meeting = qmsumTranscript(json, name);
-      if (!meeting) throw new Error(`${name} has no transcript`);
-      const response = await ctx().app.inject({
-        method: 'POST',
-        url: '/videos',
-        headers: owner.headers,
-        payload: {
-          organizationId: owner.organizationId,
-          title: meeting.title,
-          duration: meeting.duration,
-          transcript: meeting.transcript,
-        },
-      });
-      expect(response.statusCode, response.body).toBe(201);
-      loaded.push({ name, videoId: response.json().id, questions: qmsumQuestions(json, meeting) });
-    }
+    loaded.push(...(await postQmsumMeetings(ctx().app, owner)));
   });
 
-  it('answers most QMSum questions with verbatim, timed quotes, often from the span QMSum marks', async () => {
+  it('answers QMSum questions with verbatim, timed quotes, one citation per source, often in the marked span', async () => {
     let questions = 0;
     let answered = 0;
-    let citations = 0;
-    let goldCitations = 0;
     let answersCitingGold = 0;
-    const unanswered: string[] = [];
     for (const meeting of loaded) {
       for (const question of meeting.questions) {
         questions++;
         const sources = await sourcesFor(question.query, [meeting.videoId]);
         const result = await engine().answer({ question: question.query, sources });
         if (!result.answered) {
-          unanswered.push(`${meeting.name}: ${question.query} (${result.confidence})`);
           expect(result).toStrictEqual({
             answer: NOT_FOUND_ANSWER,
             answered: false,
-            confidence: result.confidence,
+            confidence: 0,
             citations: [],
           });
           continue;
         }
         answered++;
         expect(result.citations.length).toBeGreaterThan(0);
-        expect(result.citations.length).toBeLessThanOrEqual(4);
+        expect(result.citations.length).toBeLessThanOrEqual(sources.length);
         expect(result.confidence).toBeGreaterThan(0);
         expect(result.confidence).toBeLessThanOrEqual(1);
-        // The answer is the quotes in the order they were said, each marked with its source.
-        expect(result.answer).toBe(
-          result.citations.map((citation) => `${citation.quote} [${citation.source}]`).join(' '),
-        );
-        const starts = result.citations.map((citation) => citation.start);
-        expect(starts).toEqual([...starts].sort((a, b) => a - b));
+        // One citation per source, each source's marker once, after what the answer takes from it.
+        const numbers = result.citations.map((citation) => citation.source);
+        expect(new Set(numbers).size).toBe(numbers.length);
+        expect([...result.answer.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]))).toEqual(numbers);
+        expect(result.answer.split(/\s+/).length).toBeLessThanOrEqual(140);
         let citesGold = false;
         for (const citation of result.citations) {
           const source = sources.find((candidate) => candidate.number === citation.source) as Source;
           expect(citation).toMatchObject({ videoId: meeting.videoId, videoTitle: meeting.name });
-          expect(source.videoId).toBe(meeting.videoId);
+          expect(result.answer).toContain(citation.quote);
           const holding = await segmentsHolding(citation);
           expect(holding, citation.quote).not.toEqual([]);
           expect(
             holding.some((index) => index >= source.firstSegmentIndex && index <= source.lastSegmentIndex),
           ).toBe(true);
-          citations++;
-          const gold = holding.some((index) =>
+          citesGold ||= holding.some((index) =>
             question.segmentRanges.some(([first, last]) => index >= first && index <= last),
           );
-          if (gold) goldCitations++;
-          citesGold ||= gold;
         }
         if (citesGold) answersCitingGold++;
       }
     }
     expect(questions).toBe(24);
-    // When this was written: 14 of 24 answered (the misses are long questions whose framing
-    // clauses no single stretch of talk repeats), 12 of those citing the marked span, 21 of 30
-    // quotes from it. The bars leave room for ties to move, not for a change that stops answering.
-    expect(answered, `unanswered:\n${unanswered.join('\n')}`).toBeGreaterThanOrEqual(12);
-    expect(answersCitingGold).toBeGreaterThanOrEqual(10);
-    expect(goldCitations / citations).toBeGreaterThanOrEqual(0.55);
+    // When this was written: 22 of 24 answered, 19 citing the marked span. The bars leave room for
+    // ties to move, not for a change that stops answering or citing the right stretch.
+    expect(answered).toBeGreaterThanOrEqual(21);
+    expect(answersCitingGold).toBeGreaterThanOrEqual(17);
   });
 
-  it('quotes who said what and when, numbered by the source it comes from', async () => {
+  it('leads with the best source, quoting who said what and when, under the numbers it was given', async () => {
     const [product] = loaded;
     const question = 'What did the group think of drawing a panther?';
     const sources = await sourcesFor(question, [product?.videoId as string]);
     // Numbers are the caller's: citations and markers follow them, not the sources' positions.
     const renumbered = sources.map((source) => ({ ...source, number: source.number * 10 }));
     const result = await engine().answer({ question, sources: renumbered });
-    const quote = "But don't you think it's very difficult to draw a panther?";
-    expect(result).toStrictEqual({
-      answer: `${quote} [10]`,
-      answered: true,
-      confidence: 1,
-      citations: [
-        {
-          source: 10,
-          videoId: product?.videoId,
-          videoTitle: 'IS1004a',
-          start: 233,
-          end: 237,
-          speaker: 'Industrial Designer',
-          quote,
-        },
-      ],
+    expect(result.answered).toBe(true);
+    const [first] = result.citations;
+    expect(first).toMatchObject({
+      source: 10,
+      videoId: product?.videoId,
+      videoTitle: 'IS1004a',
+      speaker: 'Industrial Designer',
     });
-    expect(await segmentsHolding(result.citations[0] as Citation)).toHaveLength(1);
+    expect(first?.quote).toMatch(/draw a panther/);
+    expect(result.answer.startsWith(first?.quote as string)).toBe(true);
+    expect(result.citations.every((citation) => citation.source % 10 === 0)).toBe(true);
   });
 
-  it('says it does not know when the sources never discuss the question', async () => {
-    for (const question of [
-      "What did they decide about the Mars colony's oxygen supply?",
-      'Why did the Marketing Expert reject the solar-powered kettle?',
-      'What did the professor say about the football team and its training schedule?',
-    ]) {
-      const sources = await sourcesFor(
-        question,
-        loaded.map((meeting) => meeting.videoId),
-      );
-      // Retrieval finds passages sharing a word or two with the question: the engine must not quote them.
-      expect(sources.length, question).toBeGreaterThan(0);
-      const result = await engine().answer({ question, sources });
-      expect(result, question).toStrictEqual({
-        answer: NOT_FOUND_ANSWER,
-        answered: false,
-        confidence: expect.any(Number),
-        citations: [],
-      });
-      expect(result.confidence).toBeLessThan(0.5);
-    }
+  it('never quotes filler: every quoted sentence holds at least two words that are not stop words', async () => {
+    const [, research] = loaded;
+    const question = 'What did the Professor think about Danish and German models?';
+    const result = await engine().answer({
+      question,
+      sources: await sourcesFor(question, [research?.videoId as string]),
+    });
+    expect(result.answered).toBe(true);
+    // Sentences as the engine cuts them (a short one joins its neighbour).
+    const sentences = result.citations.flatMap((citation) =>
+      splitSentences({ start: 0, end: 1, text: citation.quote }).map((sentence) => sentence.text),
+    );
+    const { rows } = await ctx().database.db.execute<{ words: number }>(sql`
+      select cardinality(tsvector_to_array(to_tsvector('english', sentence))) as words
+      from unnest(${sql.param(sentences)}::text[]) as sentence`);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.words).toBeGreaterThanOrEqual(2);
   });
 
   it('says it does not know without sources, or for a question of stop words only', async () => {

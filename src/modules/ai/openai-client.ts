@@ -28,3 +28,37 @@ export function toProviderError(error: unknown, timeoutMs: number): AppError {
   if (error instanceof APIError && error.status !== undefined) return providerError(`HTTP ${error.status}`);
   return providerError('malformed response');
 }
+
+/** Texts to vectors, one per text, in order. */
+export type Embedder = (texts: string[]) => Promise<number[][]>;
+
+/**
+ * The embedding call of the OpenAI-compatible endpoint, when `AI_EMBEDDING_MODEL` names a model:
+ * what the search layer's passage vectors and a model-backed engine share (so that the index
+ * depends on the provider's client, not on an answer engine).
+ */
+export function createOpenAiEmbedder(
+  settings: Config['ai'],
+  client: OpenAI = createOpenAiClient(settings),
+): Embedder | undefined {
+  const { embeddingModel } = settings;
+  if (!embeddingModel) return undefined;
+  return async (texts) => {
+    if (texts.length === 0) return [];
+    let vectors: number[][];
+    try {
+      const response = await client.embeddings.create({
+        model: embeddingModel,
+        input: texts,
+        encoding_format: 'float',
+      });
+      vectors = [...response.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
+    } catch (error) {
+      throw toProviderError(error, settings.timeoutMs);
+    }
+    if (vectors.length !== texts.length || vectors.some((vector) => !Array.isArray(vector))) {
+      throw providerError('malformed response');
+    }
+    return vectors;
+  };
+}

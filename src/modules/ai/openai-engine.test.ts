@@ -34,30 +34,48 @@ const ROADMAP_TEXT =
 const BATTERY_TEXT =
   'Carol: The battery life of the remote control prototype is still too short for the demo.';
 
+/** A source's turns from its `Speaker: words` lines, its time shared evenly between them. */
+const turnsOf = (text: string, firstIndex: number, start: number, end: number) => {
+  const lines = text.split('\n');
+  const step = (end - start) / lines.length;
+  return lines.map((line, at) => {
+    const [speaker, ...words] = line.split(': ');
+    return {
+      index: firstIndex + at,
+      start: start + at * step,
+      end: start + (at + 1) * step,
+      speaker: speaker ?? null,
+      text: words.join(': '),
+    };
+  });
+};
+
 const sources: Source[] = [
   {
     number: 1,
-    chunkId: '00000000-0000-4000-8000-000000000001',
     videoId: '00000000-0000-4000-8000-00000000000a',
     videoTitle: 'Roadmap review',
     firstSegmentIndex: 0,
     lastSegmentIndex: 2,
+    bestSegmentIndex: 2,
     startSeconds: 0,
     endSeconds: 31,
     speakerNames: ['Alice', 'Bob'],
     text: ROADMAP_TEXT,
+    turns: turnsOf(ROADMAP_TEXT, 0, 0, 31),
   },
   {
     number: 2,
-    chunkId: '00000000-0000-4000-8000-000000000002',
     videoId: '00000000-0000-4000-8000-00000000000b',
     videoTitle: 'Hardware sync',
     firstSegmentIndex: 3,
     lastSegmentIndex: 3,
+    bestSegmentIndex: 3,
     startSeconds: 31,
     endSeconds: 44,
     speakerNames: ['Carol'],
     text: BATTERY_TEXT,
+    turns: turnsOf(BATTERY_TEXT, 3, 31, 44),
   },
 ];
 const question = 'What is late, and what about the battery?';
@@ -282,8 +300,9 @@ describe('POST /ai/qa with AI_PROVIDER=openai', () => {
         source: 1,
         videoId,
         videoTitle: 'Quarterly roadmap review',
+        // The source is the stretch retrieval centred on the answering turn, two turns either way.
         start: 0,
-        end: 65,
+        end: 55,
         speaker: 'Alice',
         quote: 'We agreed the launch date stays on the fifteenth of May, no matter what.',
       },
@@ -293,7 +312,7 @@ describe('POST /ai/qa with AI_PROVIDER=openai', () => {
     expect(request?.headers.authorization).toBe('Bearer test-key');
     const prompt = promptOf(request?.body)[1]?.content;
     expect(prompt).toContain(
-      '[1] Quarterly roadmap review (0–65 s, Alice, Bob, Carol):\nAlice: Welcome everyone',
+      '[1] Quarterly roadmap review (0–55 s, Alice, Bob, Carol):\nAlice: Welcome everyone',
     );
     expect(prompt).toContain('Bob: Thanks. First item: the organization settings page is running late');
     expect(prompt).not.toContain('[2]');

@@ -6,7 +6,7 @@ import {
   NOT_FOUND_ANSWER,
   type Source,
 } from './engine.ts';
-import { createOpenAiClient, providerError, toProviderError } from './openai-client.ts';
+import { createOpenAiClient, createOpenAiEmbedder, providerError, toProviderError } from './openai-client.ts';
 
 /** What the model replies, alone, when the sources do not answer the question. */
 const NOT_FOUND_REPLY = 'NOT_FOUND';
@@ -227,27 +227,6 @@ export function createOpenAiEngine(settings: Config['ai']): OpenAiEngine {
       return parseReply(reply, sources);
     },
   };
-  const { embeddingModel } = settings;
-  if (!embeddingModel) return engine;
-  return {
-    ...engine,
-    async embed(texts) {
-      if (texts.length === 0) return [];
-      let vectors: number[][];
-      try {
-        const response = await client.embeddings.create({
-          model: embeddingModel,
-          input: texts,
-          encoding_format: 'float',
-        });
-        vectors = [...response.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
-      } catch (error) {
-        throw failed(error);
-      }
-      if (vectors.length !== texts.length || vectors.some((vector) => !Array.isArray(vector))) {
-        throw providerError('malformed response');
-      }
-      return vectors;
-    },
-  };
+  const embed = createOpenAiEmbedder(settings, client);
+  return embed ? { ...engine, embed } : engine;
 }

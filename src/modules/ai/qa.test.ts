@@ -6,7 +6,7 @@ import { isoDate } from '../../../test/helpers/assertions.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge, waitForKnowledge } from '../../../test/helpers/knowledge.ts';
 import { requester } from '../../../test/helpers/requests.ts';
-import { NOT_FOUND_ANSWER } from './engine.ts';
+import { NO_RECORDINGS_ANSWER, NOT_FOUND_ANSWER } from './engine.ts';
 
 const ROADMAP = readFileSync(new URL('../search/fixtures/roadmap-review.vtt', import.meta.url), 'utf8');
 
@@ -103,6 +103,13 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
     ]);
     // Otto's question is his organization's gap, not Alice's.
     expect((await request(otto, 'GET', '/ai/gaps?type=unanswered_question')).json().data).toHaveLength(1);
+  });
+
+  it('says so when there is nothing to answer from, rather than "I don\'t know"', async () => {
+    const newcomer = await signUpUser(ctx().app, { name: 'Nina Newcomer' });
+    const response = await ask(newcomer, { question: 'When is the launch date?' });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ answered: false, answer: NO_RECORDINGS_ANSWER, citations: [] });
   });
 
   it("never cites another organization's or a deleted video", async () => {

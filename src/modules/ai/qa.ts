@@ -5,15 +5,30 @@ import { aiQuestions } from '../../db/schema/index.ts';
 import { recordActivity } from '../activity/service.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { embedQuery } from '../search/embeddings.ts';
-import { type RetrievalScope, retrieveChunks } from '../search/retrieval.ts';
+import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
+import { retrieveStretches } from '../search/stretch-retrieval.ts';
 import { AI_COSTS, chargeCredits, requireCredits } from './budget.ts';
-import { type AnswerEngine, type EngineAnswer, NOT_FOUND_ANSWER } from './engine.ts';
+import {
+  type AnswerEngine,
+  type EngineAnswer,
+  NO_RECORDINGS_ANSWER,
+  NOT_FOUND_ANSWER,
+  numberedByAppearance,
+} from './engine.ts';
 import { followUpQuestions } from './follow-ups.ts';
 import type { AnswerView, QaInput } from './schemas.ts';
 import { resolveAiScope } from './scope.ts';
 
-/** Passages given to the engine per question. */
-const SOURCES = 8;
+/** Stretches of transcript given to the engine per question. */
+const SOURCES = 5;
+/**
+ * When the question is answered from the scope (see retrieveStretches): its best stretch says at
+ * least this share of what the question is about, and its best passage holds at least `MIN_STANDING`
+ * of what the organization's best passage holds. Set on QMSum (docs/ai-quality.md), trading
+ * questions answered from their own meeting against the same questions asked of an unrelated one.
+ */
+const MIN_COVERAGE = 0.2;
+const MIN_STANDING = 0.5;
 
 const nothingFound: EngineAnswer = {
   answer: NOT_FOUND_ANSWER,
@@ -30,9 +45,12 @@ const normalized = (question: string) =>
   sql`coalesce(array_to_string(array(select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme order by lexeme), ' '), '')`;
 
 /**
- * Retrieval over the scope, then the engine answers from those passages only, citing each claim.
- * `earlier` — the person's previous questions in a conversation — joins the retrieval query, so
- * that a follow-up ("and who owns it?") finds the passages its conversation is about.
+ * Retrieval over the scope, then the engine answers from those stretches only, citing each claim,
+ * its sources numbered in the order the answer cites them. When the words of the question are
+ * all there is to go on (no embedding model), a scope whose best stretch says too little of what
+ * the question is about answers "I don't know" without asking the engine. `earlier` — the
+ * person's previous questions in a conversation — joins the retrieval query, so that a follow-up
+ * ("and who owns it?") finds the stretches its conversation is about.
  */
 export async function answerQuestion(
   context: AppContext,
@@ -41,15 +59,36 @@ export async function answerQuestion(
 ): Promise<EngineAnswer> {
   const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');
   const queryEmbedding = await embedQuery(context, retrievalQuery);
-  const passages = await retrieveChunks(context.db, retrievalQuery, input.scope, {
+  const { stretches, coverage, standing } = await retrieveStretches(context.db, retrievalQuery, input.scope, {
     limit: SOURCES,
     queryEmbedding,
   });
-  if (passages.length === 0) return nothingFound;
-  return engine.answer({
+  if (stretches.length === 0) {
+    return (await holdsTranscripts(context, input.scope))
+      ? nothingFound
+      : { ...nothingFound, answer: NO_RECORDINGS_ANSWER };
+  }
+  if (!queryEmbedding && (coverage < MIN_COVERAGE || standing < MIN_STANDING)) {
+    return { ...nothingFound, confidence: Math.round(coverage * 1000) / 1000 };
+  }
+  const result = await engine.answer({
     question: input.question,
-    sources: passages.map((passage, position) => ({ number: position + 1, ...passage })),
+    sources: stretches.map(({ score: _score, ...stretch }, position) => ({
+      number: position + 1,
+      ...stretch,
+    })),
   });
+  return result.answered ? numberedByAppearance(result) : result;
+}
+
+/** Whether anything in the scope has a transcript to answer from. */
+async function holdsTranscripts(context: AppContext, scope: RetrievalScope) {
+  const { rows } = await context.db.execute<{ holds: boolean }>(sql`
+    select exists (
+      select 1 from videos v
+      where ${videoScopeConditions(scope)} and exists (select 1 from transcript_segments s where s.video_id = v.id)
+    ) as holds`);
+  return rows[0]?.holds ?? false;
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import { AppError } from '../../http/errors.ts';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { AI_COSTS, type BudgetContext, chargeCredits, requireCredits } from '../ai/budget.ts';
-import { transcriptSegmentsOf } from '../transcripts/service.ts';
+import { transcriptSegmentsOf } from '../transcripts/segments.ts';
 import { meetingDate } from '../videos/meetings.ts';
 import type { Extraction, KnowledgeExtractor } from './extraction.ts';
 

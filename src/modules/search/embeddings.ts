@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { transcriptChunks, videos } from '../../db/schema/index.ts';
 import type { JobDefinition, JobQueue } from '../../jobs/queue.ts';
-import { createOpenAiEngine } from '../ai/openai-engine.ts';
+import { createOpenAiEmbedder, type Embedder } from '../ai/openai-client.ts';
 
 export const EMBEDDING_JOB = 'search.embed';
 export const EMBEDDING_SWEEP_JOB = 'search.embed-sweep';
@@ -14,8 +14,6 @@ const SWEEP_BATCH = 50;
 /** A search or a question waits this long at most for its vector before ranking lexically. */
 const QUERY_TIMEOUT_MS = 2_000;
 
-type Embed = (texts: string[]) => Promise<number[][]>;
-
 /** A question's or a query's vector, with the model that made it: only that model's passages compare. */
 export type QueryEmbedding = { model: string; vector: number[] };
 
@@ -24,8 +22,8 @@ export function embeddingModelOf(config: Pick<Config, 'ai'>): string | undefined
   return config.ai.provider === 'openai' ? config.ai.embeddingModel : undefined;
 }
 
-function embedderFor(settings: Config['ai']): Embed {
-  const { embed } = createOpenAiEngine(settings);
+function embedderFor(settings: Config['ai']): Embedder {
+  const embed = createOpenAiEmbedder(settings);
   if (!embed) throw new Error('no embedding model configured');
   return embed;
 }
@@ -61,7 +59,7 @@ export async function requestEmbeddings(
  * deleted video is left alone (the sweep finds it again if it is restored); a passage rewritten
  * while its vector was being made is skipped. Returns how many passages were embedded.
  */
-export async function embedVideoPassages(db: Db, embed: Embed, model: string, videoId: string) {
+export async function embedVideoPassages(db: Db, embed: Embedder, model: string, videoId: string) {
   const missing = await db
     .select({ id: transcriptChunks.id, text: transcriptChunks.text })
     .from(transcriptChunks)
@@ -148,7 +146,7 @@ export function embeddingJobs(config: Config): JobDefinition[] {
   ];
 }
 
-const queryEmbedders = new WeakMap<Config['ai'], Embed>();
+const queryEmbedders = new WeakMap<Config['ai'], Embedder>();
 
 /**
  * The vector of a search query or a question, for fusing with lexical ranks; undefined without

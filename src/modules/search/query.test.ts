@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from './query.ts';
 
-const word = (text: string, prefix = false) => ({ kind: 'word', text, prefix });
-const phrase = (text: string) => ({ kind: 'phrase', text, prefix: false });
+const word = (text: string, prefix = false, required = false) => ({ kind: 'word', text, prefix, required });
+const phrase = (text: string) => ({ kind: 'phrase', text, prefix: false, required: true });
 
 describe('parseQuery', () => {
-  it('reads words as clauses that must all match, the last one a prefix', () => {
+  it('reads words as clauses of their own, the last one a prefix, and +word as required', () => {
+    expect(parseQuery('+launch roadm')).toEqual({
+      clauses: [[word('launch', false, true)], [word('roadm', true)]],
+      excluded: [],
+    });
     expect(parseQuery('launch roadm')).toEqual({
       clauses: [[word('launch')], [word('roadm', true)]],
       excluded: [],

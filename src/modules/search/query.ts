@@ -1,18 +1,25 @@
 import { type SQL, sql } from 'drizzle-orm';
 
-/** One thing to look for: a word (the last one may be a prefix) or a phrase. */
-export type Term = { kind: 'word' | 'phrase'; text: string; prefix: boolean };
+/**
+ * One thing to look for: a word (the last one may be a prefix) or a phrase. A phrase and a word
+ * written `+word` are required; a plain word is not (best-match: it ranks what holds it higher).
+ */
+export type Term = { kind: 'word' | 'phrase'; text: string; prefix: boolean; required: boolean };
 
-/** Clauses all match (AND); a clause matches when any of its terms does (OR); excluded terms must not. */
+/**
+ * Clauses are alternatives joined by `OR` (one term each without it); excluded terms must not
+ * match. A clause all of whose terms are required must match; the others only rank.
+ */
 export type ParsedQuery = { clauses: Term[][]; excluded: Term[] };
 
 const TOKEN = /(-?)"([^"]*)"?|(\S+)/g;
 
 /**
- * Reads the search syntax: words (all must match), `"a phrase"`, `-word` or `-"a phrase"` to
- * exclude, `OR` (upper case) between alternatives. The last word also matches as a prefix, so
- * that results follow what someone is still typing. Anything else is taken literally: there is
- * no syntax error a person can make.
+ * Reads the search syntax: words (any may match; the more of the rarer ones a result holds, the
+ * higher it ranks), `+word` and `"a phrase"` (must match), `-word` or `-"a phrase"` to exclude,
+ * `OR` (upper case) between alternatives. The last word also matches as a prefix, so that
+ * results follow what someone is still typing. Anything else is taken literally: there is no
+ * syntax error a person can make.
  */
 export function parseQuery(input: string): ParsedQuery {
   const clauses: Term[][] = [];
@@ -29,13 +36,14 @@ export function parseQuery(input: string): ParsedQuery {
     let negated: boolean;
     if (phrase !== undefined) {
       if (!/[\p{L}\p{N}]/u.test(phrase)) continue;
-      term = { kind: 'phrase', text: phrase.trim(), prefix: false };
+      term = { kind: 'phrase', text: phrase.trim(), prefix: false, required: true };
       negated = quotedMinus === '-';
     } else {
-      negated = (bare as string).startsWith('-') && (bare as string).length > 1;
-      const text = negated ? (bare as string).slice(1) : (bare as string);
+      const marked = /^[-+]./u.test(bare as string) ? (bare as string)[0] : '';
+      negated = marked === '-';
+      const text = marked ? (bare as string).slice(1) : (bare as string);
       if (!/[\p{L}\p{N}]/u.test(text)) continue;
-      term = { kind: 'word', text, prefix: false };
+      term = { kind: 'word', text, prefix: false, required: marked === '+' };
     }
     if (negated) {
       excluded.push(term);
@@ -54,7 +62,7 @@ export function parseQuery(input: string): ParsedQuery {
 }
 
 /** The letters and digits a prefix is made of: its last run ("e-mai" → "mai"), lower case. */
-const prefixLexeme = (word: string) => (word.match(/[\p{L}\p{N}]+/gu)?.at(-1) ?? '').toLowerCase();
+export const prefixLexeme = (word: string) => (word.match(/[\p{L}\p{N}]+/gu)?.at(-1) ?? '').toLowerCase();
 
 /**
  * A term as a tsquery over the index's vectors, which hold every text stemmed (english) and as
@@ -71,24 +79,30 @@ function termQuery(term: Term): SQL {
     else ${stemmed} || to_tsquery('simple', quote_literal(${lexeme}) || ':*') end)`;
 }
 
-/** The whole query as one tsquery expression (empty when it holds only stop words). */
+const isRequired = (clause: Term[]) => clause.every((term) => term.required);
+
+/**
+ * What a result must match, as one tsquery expression: any of the optional terms, every required
+ * clause, none of the excluded terms (empty when the query holds only stop words).
+ */
 export function toTsquery(parsed: ParsedQuery): SQL {
-  const parts = parsed.clauses.map((clause) => sql`(${sql.join(clause.map(termQuery), sql` || `)})`);
+  const optional = parsed.clauses.filter((clause) => !isRequired(clause)).flat();
+  const required = parsed.clauses.filter(isRequired);
+  const parts = [
+    ...(optional.length > 0 ? [sql`(${sql.join(optional.map(termQuery), sql` || `)})`] : []),
+    ...required.map((clause) => sql`(${sql.join(clause.map(termQuery), sql` || `)})`),
+  ];
   const excluded = parsed.excluded.map((term) => sql`!!${termQuery(term)}`);
   const all = [...parts, ...excluded];
   if (all.length === 0) return sql`''::tsquery`;
   return sql.join(all, sql` && `);
 }
 
-/**
- * For retrieval: any of the question's words, so that passages are ranked by how much of the
- * question they hold rather than required to hold all of it.
- */
-export function toAnyWordTsquery(text: string): SQL {
-  const words = text.match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
-  if (words.length === 0) return sql`''::tsquery`;
-  return sql`(${sql.join(
-    words.map((word) => sql`plainto_tsquery('english', ${word})`),
-    sql` || `,
-  )})`;
+/** Whether the query requires or excludes anything: otherwise any of its words is a match. */
+export const constrains = (parsed: ParsedQuery) =>
+  parsed.excluded.length > 0 || parsed.clauses.some(isRequired);
+
+/** Every term asked for, each as its own tsquery: what results are ranked by, each weighed by its rarity. */
+export function rankingTerms(parsed: ParsedQuery): SQL[] {
+  return parsed.clauses.flat().map(termQuery);
 }

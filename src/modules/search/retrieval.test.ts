@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answers, type QmsumQuestion, qmsumQuestions, qmsumTranscript } from '../../../scripts/seed/qmsum.ts';
+import { answers, type QmsumQuestion } from '../../../scripts/seed/qmsum.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
-import { QMSUM_MEETINGS, qmsumFixture } from '../../../test/helpers/qmsum.ts';
+import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
 import { retrieveChunks } from './retrieval.ts';
 
 describe('retrieveChunks', () => {
@@ -11,32 +11,10 @@ describe('retrieveChunks', () => {
   let outsider: SignedUpUser;
   const loaded: Array<{ name: string; videoId: string; questions: QmsumQuestion[] }> = [];
 
-  const postVideo = async (user: SignedUpUser, payload: Record<string, unknown>) => {
-    const response = await ctx().app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: user.headers,
-      payload,
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json() as { id: string };
-  };
-
   beforeAll(async () => {
     owner = await signUpUser(ctx().app, { name: 'Olga Owner' });
     outsider = await signUpUser(ctx().app, { name: 'Otto Outsider' });
-    for (const name of QMSUM_MEETINGS) {
-      const json = qmsumFixture(name);
-      const meeting = qmsumTranscript(json, name);
-      if (!meeting) throw new Error(`${name} has no transcript`);
-      const video = await postVideo(owner, {
-        organizationId: owner.organizationId,
-        title: meeting.title,
-        duration: meeting.duration,
-        transcript: meeting.transcript,
-      });
-      loaded.push({ name, videoId: video.id, questions: qmsumQuestions(json, meeting) });
-    }
+    loaded.push(...(await postQmsumMeetings(ctx().app, owner)));
   });
 
   it('finds the stretch of the meeting that answers QMSum questions in its top 5, mostly first', async () => {

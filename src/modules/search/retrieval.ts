@@ -42,17 +42,22 @@ const VECTOR_RECENT = 2_000;
 /** A word in more passages than this share of the scope is too common to pick candidates with. */
 const COMMON_SHARE = 0.2;
 
-function scopeConditions(scope: RetrievalScope): SQL {
+/** The scope's conditions on a video (alias `v`): its organizations, never soft-deleted, and the narrowing asked for. */
+export function videoScopeConditions(scope: RetrievalScope): SQL {
   const conditions: SQL[] = [
-    sql`c.organization_id = any(${sql.param(scope.organizationIds)}::uuid[])`,
+    sql`v.organization_id = any(${sql.param(scope.organizationIds)}::uuid[])`,
     sql`not v.is_deleted`,
   ];
-  if (scope.videoIds) conditions.push(sql`c.video_id = any(${sql.param(scope.videoIds)}::uuid[])`);
+  if (scope.videoIds) conditions.push(sql`v.id = any(${sql.param(scope.videoIds)}::uuid[])`);
   if (scope.channelId) conditions.push(sql`v.channel_id = ${scope.channelId}`);
   if (scope.seriesId) conditions.push(sql`v.series_id = ${scope.seriesId}`);
   if (scope.collectionId) conditions.push(sql`v.collection_id = ${scope.collectionId}`);
   return sql.join(conditions, sql` and `);
 }
+
+/** The scope's conditions on a passage (alias `c`) and its video (`v`). */
+const scopeConditions = (scope: RetrievalScope): SQL =>
+  sql`c.organization_id = any(${sql.param(scope.organizationIds)}::uuid[]) and ${videoScopeConditions(scope)}`;
 
 /**
  * The lexical ranking, as CTEs ending in `smoothed` (every candidate passage's score): BM25-like

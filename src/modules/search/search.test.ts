@@ -102,14 +102,17 @@ describe('GET /search', () => {
     expect(moment).toMatchObject({ start: 8, end: 19.5, speaker: 'Bob' });
   });
 
-  it('honours exclusions and OR; an exclusion applies to each matched title or passage', async () => {
+  it('honours exclusions, OR and required words; an exclusion applies to each matched title or passage', async () => {
     // The title still says "roadmap" without "battery"; the passage that says both is left out.
     const excluded = await found(t.member, 'roadmap -battery');
     expect(ids(excluded)).toEqual([roadmapId]);
     expect(excluded.data[0].moments).toEqual([]);
     expect(ids(await found(t.member, 'battery -"launch date"'))).toEqual([]);
     expect(ids(await found(t.member, 'zebra OR battery'))).toEqual([roadmapId]);
-    expect(ids(await found(t.member, 'zebra battery'))).toEqual([]);
+    // Best-match: any word finds; `+word` and phrases must be there.
+    expect(ids(await found(t.member, 'zebra battery'))).toEqual([roadmapId]);
+    expect(ids(await found(t.member, '+zebra battery'))).toEqual([]);
+    expect(ids(await found(t.member, '"zebra battery"'))).toEqual([]);
     // Nothing asked for but exclusions: nothing found (rather than everything without the word).
     expect(await found(t.member, '-zebra')).toMatchObject({ data: [], pagination: { total: 0 } });
   });

@@ -5,17 +5,17 @@ import { toPage } from '../../http/pagination.ts';
 import { requireRole } from '../organizations/access.ts';
 import { embedQuery, type QueryEmbedding, vectorParam } from './embeddings.ts';
 import { RRF_K } from './fusion.ts';
-import { parseQuery, toTsquery } from './query.ts';
+import { HEADLINE_OPTIONS, momentsOf } from './moments.ts';
+import { constrains, parseQuery, rankingTerms, toTsquery } from './query.ts';
+import { transcriptRanking } from './ranking.ts';
 import { SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from './schemas.ts';
 
-const MOMENTS_PER_VIDEO = 3;
-/** Videos whose passages are ranked exactly, at least (see resultsSql). */
-const RESCORE_MIN = 40;
+/** The transcript score at which a video's transcript part of its score is one half (it tends to 1). */
+const TRANSCRIPT_SCORE_HALF = 2;
 /** Rank weights for D, C, B, A (ts_rank_cd's order): titles and names count most. */
 const WEIGHTS = sql.raw(`'{0.1, 0.2, 0.4, 1.0}'::float4[]`);
 /** Normalisation 32: rank / (rank + 1), so every type's score falls in [0, 1). */
 const rank = (vector: SQL) => sql`ts_rank_cd(${WEIGHTS}, ${vector}, q.query, 32)`;
-const HEADLINE_OPTIONS = 'StartSel=<mark>, StopSel=</mark>, MaxWords=30, MinWords=12, ShortWord=2';
 /** A snippet of `text`, HTML escaped first so that only our `<mark>` tags are markup. */
 const headline = (text: SQL) =>
   sql`ts_headline('english', kh_html_escape(${text}), q.query, ${HEADLINE_OPTIONS})`;
@@ -88,46 +88,21 @@ function ownConditions(query: SearchQuery, createdAt: SQL, author: SQL): SQL {
  * the most matching passages, counted from the index without reading any vector.
  */
 function resultsSql(query: SearchQuery, scope: Scope): SQL {
-  const rescoreWindow = Math.max(RESCORE_MIN, 2 * query.page * query.limit);
   const orgs = sql`${sql.param(scope.organizationIds)}::uuid[]`;
   const videoFiltered = Boolean(query.channelId || query.seriesId || query.collectionId || scope.speakerIds);
-  const speakerCondition = spokenBy(scope.speakerIds);
   const parts: SQL[] = [
     sql`
     select 'video' as type, v.id, v.id as video_id, v.organization_id, v.title,
-      ${scope.speakerIds ? sql`0` : sql`case when v.title_match then ${rank(sql`v.search`)} else 0 end`}
-        + coalesce(ranked.rank, 0) as score,
-      v.created_at, ${titled(sql`v.title`, sql`v.description`)} as snippet_source, v.title_match as text_match,
-      ranked.best_chunk_ids
-    from (
-      select v.id, v.organization_id, v.title, v.description, v.search, v.created_at,
-        ${scope.speakerIds ? sql`false` : sql`v.search @@ q.query`} as title_match, ch.chunk_ids,
-        row_number() over (order by ch.hits desc nulls last, v.id) as by_hits
-      from videos v
-      cross join q
-      left join (
-        select c.video_id, count(*) as hits, array_agg(c.id) as chunk_ids
-        from transcript_chunks c cross join q
-        where c.organization_id = any(${orgs}) and c.search @@ q.query and ${speakerCondition}
-        group by c.video_id
-      ) ch on ch.video_id = v.id
-      where v.organization_id = any(${orgs}) and ${videoConditions(query)}
-        and ${ownConditions(query, sql`v.created_at`, sql`v.author_id`)}
-        and (ch.video_id is not null ${scope.speakerIds ? sql`` : sql`or v.search @@ q.query`})
-    ) v
+      ${scope.speakerIds ? sql`0` : sql`case when v.search @@ q.query then ${rank(sql`v.search`)} else 0 end`}
+        + coalesce(h.score / (h.score + ${sql.raw(String(TRANSCRIPT_SCORE_HALF))}), 0) as score,
+      v.created_at, ${titled(sql`v.title`, sql`v.description`)} as snippet_source,
+      ${scope.speakerIds ? sql`false` : sql`v.search @@ q.query`} as text_match, h.best_chunk_ids
+    from videos v
     cross join q
-    -- Passages are ranked (the costly part: every matching vector is read and decompressed) only
-    -- for the videos with the most matching passages, enough to fill the requested pages twice
-    -- over; they are fetched by id, as found above, not searched again.
-    left join lateral (
-      select max(ranks.rank) as rank,
-        (array_agg(ranks.id order by ranks.rank desc, ranks.index))[1:${MOMENTS_PER_VIDEO}] as best_chunk_ids
-      from (
-        select c.id, c.index, ${rank(sql`c.search`)} as rank
-        from transcript_chunks c
-        where v.by_hits <= ${rescoreWindow} and c.id = any(v.chunk_ids)
-      ) ranks
-    ) ranked on true`,
+    left join video_hits h on h.video_id = v.id
+    where v.organization_id = any(${orgs}) and ${videoConditions(query)}
+      and ${ownConditions(query, sql`v.created_at`, sql`v.author_id`)}
+      and (h.video_id is not null ${scope.speakerIds ? sql`` : sql`or v.search @@ q.query`})`,
   ];
   if (!scope.speakerIds) {
     parts.push(
@@ -164,6 +139,7 @@ function resultsSql(query: SearchQuery, scope: Scope): SQL {
 
 type ResultRow = {
   facets: Partial<Record<SearchType, number>>;
+  idf_by_term: Record<string, number>;
   type: SearchType | null;
   id: string;
   video_id: string | null;
@@ -175,67 +151,6 @@ type ResultRow = {
   text_match: boolean;
   best_chunk_ids: string[] | null;
 };
-
-type MomentRow = {
-  video_id: string;
-  start: number;
-  end: number;
-  speaker: string | null;
-  snippet: string;
-};
-
-/**
- * Up to three moments per video: its best passages, each pinned to its best-matching segment.
- * The passages ranked by the results query come with them; the others are ranked here.
- */
-async function momentsOf(
-  db: Db,
-  tsquery: SQL,
-  videos: Array<{ id: string; bestChunkIds: string[] | null }>,
-  scope: Scope,
-) {
-  if (videos.length === 0) return new Map<string, MomentRow[]>();
-  const ranked = videos.flatMap((video) => video.bestChunkIds ?? []);
-  const unranked = videos.filter((video) => !video.bestChunkIds).map((video) => video.id);
-  const speakerCondition = spokenBy(scope.speakerIds);
-  // With a speaker filter, the moment is where that speaker says the words, not just any turn of theirs.
-  const segmentSpeaker = scope.speakerIds
-    ? sql`s.speaker_id = any(${sql.param(scope.speakerIds)}::uuid[]) and s.search @@ q.query`
-    : sql`true`;
-  const { rows } = await db.execute<MomentRow>(sql`
-    with q as (select ${tsquery} as query),
-    top_chunks as (
-      select c.video_id, c.first_segment_index, c.last_segment_index, best.position
-      from unnest(${sql.param(ranked)}::uuid[]) with ordinality as best(id, position)
-      join transcript_chunks c on c.id = best.id
-      union all
-      select * from (
-        select c.video_id, c.first_segment_index, c.last_segment_index,
-          row_number() over (partition by c.video_id order by ${rank(sql`c.search`)} desc, c.index) as position
-        from transcript_chunks c cross join q
-        where c.video_id = any(${sql.param(unranked)}::uuid[]) and c.search @@ q.query and ${speakerCondition}
-      ) others where position <= ${MOMENTS_PER_VIDEO}
-    )
-    select t.video_id, m.start_seconds as start, m.end_seconds as "end", m.speaker,
-      ${headline(sql`m.text`)} as snippet
-    from top_chunks t cross join q
-    cross join lateral (
-      select s.start_seconds, s.end_seconds, coalesce(sp.name, s.speaker_label) as speaker, s.text
-      from transcript_segments s left join speakers sp on sp.id = s.speaker_id
-      where s.video_id = t.video_id and s.index between t.first_segment_index and t.last_segment_index
-        and ${segmentSpeaker}
-      order by ts_rank(s.search, q.query) desc, s.index
-      limit 1
-    ) m
-    order by t.video_id, t.position`);
-  const byVideo = new Map<string, MomentRow[]>();
-  for (const row of rows) {
-    const list = byVideo.get(row.video_id) ?? [];
-    list.push(row);
-    byVideo.set(row.video_id, list);
-  }
-  return byVideo;
-}
 
 /** The results of a search, and the page of them: by score, then newest first. */
 function lexicalPage(query: SearchQuery, scope: Scope, types: SearchType[]) {
@@ -325,11 +240,20 @@ export async function search(db: Db, userId: string, query: SearchQuery, embeddi
   const page = queryEmbedding
     ? fusedPage(query, scope, types, queryEmbedding)
     : lexicalPage(query, scope, types);
+  const organizations = sql`${sql.param(organizationIds)}::uuid[]`;
+  const ranking = transcriptRanking(rankingTerms(parsed), {
+    organizations,
+    videoCondition: sql`${videoConditions(query)} and ${ownConditions(query, sql`v.created_at`, sql`v.author_id`)}`,
+    // Every candidate holds a word of the query: the match query adds only what it requires or excludes.
+    chunkCondition: sql`${spokenBy(speakerIds)} and ${constrains(parsed) ? sql`c.search @@ q.query` : sql`true`}`,
+  });
   const { rows } = await db.execute<ResultRow>(sql`
     with q as materialized (select ${tsquery} as query),
+    ${ranking},
     ${page.ctes},
     facets as (select type, count(*)::int as n from results group by type)
     select (select coalesce(json_object_agg(type, n), '{}'::json) from facets) as facets,
+      (select coalesce(json_object_agg(ord, idf), '{}'::json) from term_weights) as idf_by_term,
       page.type, page.id, page.video_id, page.organization_id, page.title, page.score, page.created_at,
       page.text_match, page.best_chunk_ids, ${headline(sql`page.snippet_source`)} as snippet
     from q
@@ -340,14 +264,15 @@ export async function search(db: Db, userId: string, query: SearchQuery, embeddi
   const facets = facetsOf(rows[0]?.facets ?? {});
   const total = types.reduce((sum, type) => sum + facets[type], 0);
   const hits = rows.filter((row) => row.type !== null);
-  const moments = await momentsOf(
-    db,
+  const moments = await momentsOf(db, {
     tsquery,
-    hits
-      .filter((row) => row.type === 'video')
-      .map((row) => ({ id: row.id, bestChunkIds: row.best_chunk_ids })),
-    scope,
-  );
+    terms: parsed.clauses.flat(),
+    idfByTerm: rows[0]?.idf_by_term ?? {},
+    videos: hits
+      .filter((row) => row.type === 'video' && row.best_chunk_ids)
+      .map((row) => ({ id: row.id, bestChunkIds: row.best_chunk_ids as string[] })),
+    speakerIds,
+  });
   const data = hits.map((row): SearchResult => {
     const result: SearchResult = {
       type: row.type as SearchType,

@@ -6,7 +6,7 @@ import { errors } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { recordActivity } from '../activity/service.ts';
-import { transcriptSegmentsOf } from '../transcripts/service.ts';
+import { transcriptSegmentsOf } from '../transcripts/segments.ts';
 import { requireVideoAccess } from '../videos/access.ts';
 import { issueAccessToken, isValidAccessToken } from './access-tokens.ts';
 import type { CreateShareLinkInput, SharedPage, ShareLinkView } from './schemas.ts';

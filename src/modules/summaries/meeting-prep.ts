@@ -9,7 +9,7 @@ import { AI_COSTS, chargeCredits, requireCredits } from '../ai/budget.ts';
 import type { AnswerEngine, EngineAnswer } from '../ai/engine.ts';
 import { resolveAiScope } from '../ai/scope.ts';
 import type { AuthUser } from '../auth/sessions.ts';
-import { type RetrievedChunk, retrieveChunks } from '../search/retrieval.ts';
+import { type RetrievedStretch, retrieveStretches } from '../search/stretch-retrieval.ts';
 import { suggestAgenda } from './agenda.ts';
 import { citationBook, listed } from './compose.ts';
 import { loadItems, loadMeetings, type Meeting, type MeetingItems, topicsOfMeetings } from './meetings.ts';
@@ -74,7 +74,7 @@ async function selectedMeetings(db: Db, organizationId: string, input: MeetingPr
 }
 
 /** The (at most five) videos whose passages answer the query best, newest first. */
-async function meetingsForQuery(db: Db, organizationId: string, passages: RetrievedChunk[]) {
+async function meetingsForQuery(db: Db, organizationId: string, passages: RetrievedStretch[]) {
   const ids = [...new Set(passages.map((passage) => passage.videoId))].slice(0, LATEST);
   if (ids.length === 0) return [];
   return loadMeetings(db, and(eq(videos.organizationId, organizationId), inArray(videos.id, ids)), {
@@ -134,15 +134,15 @@ export async function meetingPrep(
 
   const selects = Boolean(input.seriesId || input.videoIds || input.topicIds);
   let meetings = selects ? await selectedMeetings(db, organizationId, input) : [];
-  let passages: RetrievedChunk[] = [];
+  let passages: RetrievedStretch[] = [];
   if (input.query && (!selects || meetings.length > 0)) {
     const videoIds = selects ? meetings.map((meeting) => meeting.id) : undefined;
-    passages = await retrieveChunks(
+    ({ stretches: passages } = await retrieveStretches(
       db,
       input.query,
       { organizationIds: [organizationId], ...(videoIds ? { videoIds } : {}) },
       { limit: SOURCES },
-    );
+    ));
     if (!selects) {
       meetings = await meetingsForQuery(db, organizationId, passages);
       const chosen = new Set(meetings.map((meeting) => meeting.id));
@@ -169,7 +169,10 @@ export async function meetingPrep(
     input.query && passages.length > 0
       ? await engine.answer({
           question: input.query,
-          sources: passages.map((passage, position) => ({ number: position + 1, ...passage })),
+          sources: passages.map(({ score: _score, ...passage }, position) => ({
+            number: position + 1,
+            ...passage,
+          })),
         })
       : null;
   const videoIds = meetings.map((meeting) => meeting.id);

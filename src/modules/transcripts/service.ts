@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
@@ -14,6 +14,7 @@ import { detectFormat, parseTranscript, type TranscriptFormat } from './parse.ts
 import { cleanText } from './parse-text.ts';
 import type { PutTranscriptBody, TranscriptView } from './schemas.ts';
 import { roundTime, type Segment, TranscriptSyntaxError } from './segment.ts';
+import { transcriptSegmentsOf } from './segments.ts';
 
 /** Rows per INSERT: one JSON parameter each, so the statement size stays bounded. */
 const SEGMENT_BATCH = 10_000;
@@ -160,24 +161,6 @@ async function upsertSpeakers(
  */
 export async function rebuildChunks(tx: Tx, video: { id: string; organizationId: string }) {
   await writeChunks(tx, video, buildChunks(await transcriptSegmentsOf(tx, video.id)));
-}
-
-/** A video's segments in order, with speakers under their current names. Share pages read them too. */
-export function transcriptSegmentsOf(db: Db | Tx, videoId: string) {
-  return db
-    .select({
-      index: transcriptSegments.index,
-      start: transcriptSegments.startSeconds,
-      end: transcriptSegments.endSeconds,
-      // A renamed speaker shows under the new name.
-      speaker: sql<string | null>`coalesce(${speakers.name}, ${transcriptSegments.speakerLabel})`,
-      speakerId: transcriptSegments.speakerId,
-      text: transcriptSegments.text,
-    })
-    .from(transcriptSegments)
-    .leftJoin(speakers, eq(speakers.id, transcriptSegments.speakerId))
-    .where(eq(transcriptSegments.videoId, videoId))
-    .orderBy(asc(transcriptSegments.index));
 }
 
 async function transcriptView(

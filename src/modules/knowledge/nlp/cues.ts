@@ -31,6 +31,8 @@ export const DECISION_CUES: RegExp[] = [
   cue(String.raw`\bwe(?:'ll| will| shall)(?: not)? ${CHOICE_VERBS}\b`),
   cue(String.raw`\bwe (?:won't|will not|shall not) ${CHOICE_VERBS}\b`),
   cue(String.raw`\bfinal answer is\b`),
+  // A decision announced as such: "So, decision: search v2 ships…", "Decision on our side: …".
+  cue(String.raw`\bdecision(?: on (?:our|their|the) side| for now)?:`),
 ];
 
 /** Words before a cue that make it a condition or a report of doubt, not a decision ("if we agreed"). */
@@ -112,6 +114,18 @@ export const ACTION_CUES: ActionCue[] = [
     ),
     owner: 'named',
     needsDate: false,
+  },
+  {
+    // "Daniel prepares the night batch job by January 23": a name, a task verb in the present, a day.
+    pattern: cue(String.raw`\b${NAME}${ADVERBS} (?<verb>\p{L}+s)\b`),
+    owner: 'named',
+    needsDate: true,
+  },
+  {
+    // Actions read out in the first person: "I update the roadmap … by Wednesday January 14."
+    pattern: cue(String.raw`\bI${ADVERBS} (?<verb>\p{L}+)\b`),
+    owner: 'speaker',
+    needsDate: true,
   },
   {
     pattern: cue(String.raw`\blet's make sure(?: that)? ${NAME} (?<verb>\p{L}+)`),

@@ -29,6 +29,7 @@ describe('decisions', () => {
     "Fine, we 'll use the old database for the pilot.",
     "We won't ship the tablet version before the summer.",
     'I think the final answer is the yellow casing with two buttons.',
+    'So, decision: search v2 ships behind a feature flag on January 30.',
   ])('%s', (text) => {
     expect(only(text)).toMatchObject({ kind: 'decision', text, owner: null, dueDate: null, answered: null });
   });
@@ -55,6 +56,8 @@ describe('action items', () => {
     ['Ana', "Let's make sure Priya sends the minutes to the client.", 'Priya', 'Ana', null],
     ['Ana', 'Someone needs to book the meeting room by Thursday.', null, 'Ana', '2024-03-07'],
     ['Ana', 'I can prepare the budget by the end of the month.', 'Ana', 'Ana', '2024-03-31'],
+    ['Maya', 'Daniel prepares the night batch job by March 23.', 'Daniel', 'Maya', '2024-03-23'],
+    ['Maya', 'I update the roadmap by Friday.', 'Maya', 'Maya', '2024-03-08'],
   ])('%s: %s', (speaker, text, owner, said, dueDate) => {
     expect(only(text, speaker)).toMatchObject({ kind: 'action_item', text, owner, speaker: said, dueDate });
   });

@@ -1,0 +1,1 @@
+CREATE INDEX "transcript_chunks_organization_id_idx" ON "transcript_chunks" USING btree ("organization_id");

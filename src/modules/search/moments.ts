@@ -1,0 +1,96 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { prefixLexeme, type Term } from './query.ts';
+import { loadTurns, mergedRanges } from './stretch-retrieval.ts';
+import { rankStretches, type TermTurn } from './stretches.ts';
+
+/** Moments a video result shows, at most. */
+const MOMENTS_PER_VIDEO = 3;
+/** `ts_headline`'s options for every snippet: matches marked, about 12–30 words. */
+export const HEADLINE_OPTIONS = 'StartSel=<mark>, StopSel=</mark>, MaxWords=30, MinWords=12, ShortWord=2';
+
+export type Moment = { start: number; end: number; speaker: string | null; snippet: string };
+
+type Input = {
+  /** What results must match (marks the snippet's words). */
+  tsquery: SQL;
+  /** The query's terms, in the order the ranking weighed them. */
+  terms: Term[];
+  /** Each term's idf, by its position in `terms` (terms found nowhere have none). */
+  idfByTerm: Record<string, number>;
+  videos: Array<{ id: string; bestChunkIds: string[] }>;
+  /** With a speaker filter: only these speakers' turns count. */
+  speakerIds: string[] | null;
+};
+
+/**
+ * Up to three moments per video: the best few-turn stretches of its best passages (stretches.ts,
+ * each term weighing its idf), each opening at the turn where the words are densest and running
+ * to the last turn of its stretch that says words of the query, with the first turn's words marked. A passage found by a speaker's name
+ * alone (the words are not in any turn) opens at its first turn.
+ */
+export async function momentsOf(db: Db, input: Input): Promise<Map<string, Moment[]>> {
+  const byVideo = new Map<string, Moment[]>();
+  const chunkIds = input.videos.flatMap((video) => video.bestChunkIds);
+  if (chunkIds.length === 0) return byVideo;
+  const { rows } = await db.execute<{ ord: number; lexemes: string[] }>(sql`
+    select (ord - 1)::int as ord, tsvector_to_array(to_tsvector('english', text)) as lexemes
+    from unnest(${sql.param(input.terms.map((term) => (term.prefix ? '' : term.text)))}::text[])
+      with ordinality as t(text, ord)`);
+  const weights = new Map<string, number>();
+  const prefixes: string[] = [];
+  for (const [ord, term] of input.terms.entries()) {
+    const idf = input.idfByTerm[String(ord)];
+    if (idf === undefined) continue;
+    const keys = term.prefix ? [prefixLexeme(term.text)] : (rows[ord]?.lexemes ?? []);
+    if (term.prefix) prefixes.push(...keys);
+    for (const key of keys) weights.set(key, Math.max(weights.get(key) ?? 0, idf));
+  }
+  const { rows: chunks } = await db.execute<{ id: string; videoId: string; first: number; last: number }>(sql`
+    select id, video_id as "videoId", first_segment_index as first, last_segment_index as last
+    from transcript_chunks where id = any(${sql.param(chunkIds)}::uuid[])`);
+  const lexemes = [...weights.keys()].filter((key) => !prefixes.includes(key));
+  const { turns } = await loadTurns(
+    db,
+    lexemes,
+    mergedRanges(
+      chunks.map((chunk) => ({
+        videoId: chunk.videoId,
+        firstSegmentIndex: chunk.first,
+        lastSegmentIndex: chunk.last,
+      })),
+    ),
+    { prefixes, speakerIds: input.speakerIds },
+  );
+  const openings: Array<{ videoId: string; turn: TermTurn; end: number }> = [];
+  for (const video of input.videos) {
+    const own = turns.filter((turn) => turn.videoId === video.id);
+    const stretches = rankStretches(own, { weights }, MOMENTS_PER_VIDEO);
+    for (const stretch of stretches) {
+      const turn = own.find((candidate) => candidate.index === stretch.bestIndex) as TermTurn;
+      // The moment runs on to the last turn of its stretch that still says words of the query.
+      const saying = stretch.turns.filter((later) => later.index >= turn.index && later.terms.size > 0);
+      openings.push({ videoId: video.id, turn, end: saying.at(-1)?.end ?? turn.end });
+    }
+    const firstChunk = chunks.find((chunk) => chunk.id === video.bestChunkIds[0]);
+    const fallback = own.find((turn) => firstChunk && turn.index >= firstChunk.first);
+    if (stretches.length === 0 && fallback)
+      openings.push({ videoId: video.id, turn: fallback, end: fallback.end });
+  }
+  if (openings.length === 0) return byVideo;
+  const { rows: snippets } = await db.execute<{ snippet: string }>(sql`
+    select ts_headline('english', kh_html_escape(t.text), ${input.tsquery}, ${HEADLINE_OPTIONS}) as snippet
+    from unnest(${sql.param(openings.map((opening) => opening.turn.text))}::text[]) with ordinality as t(text, ord)
+    order by ord`);
+  openings.forEach((opening, at) => {
+    const list = byVideo.get(opening.videoId) ?? [];
+    list.push({
+      start: opening.turn.start,
+      end: opening.end,
+      speaker: opening.turn.speaker,
+      snippet: snippets[at]?.snippet ?? '',
+    });
+    byVideo.set(opening.videoId, list);
+  });
+  return byVideo;
+}

@@ -1,0 +1,99 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { CHUNK_MAX_WORDS, CHUNK_MIN_WORDS } from './chunks.ts';
+
+/**
+ * Best-match ranking of transcripts for `GET /search`, as CTEs for the search query (which
+ * defines `q`, the match query). Each term of the query weighs its BM25 idf over the
+ * organizations' passages, so that a passage holding more of the rarer words ranks first. A first
+ * pass reads only the index: passages by the summed idf of the distinctive words they hold (every
+ * word when none is distinctive), at most `CANDIDATES` of them; those are then scored exactly
+ * (each word's idf times PostgreSQL's saturating `ts_rank` of it). A video's transcript score is
+ * its best passage's. Ends in `video_hits (video_id, score, best_chunk_ids)` and `term_weights
+ * (lexeme-free: ord, idf)`.
+ */
+
+/** Passages scored exactly, at most: the pages people read come from far fewer. */
+export const CANDIDATES = 300;
+/** A word in more passages than this share is common: it picks no candidates while a rarer one can. */
+const COMMON_SHARE = 0.2;
+/** BM25's length normalisation, mild: passages are cut to 150–300 words, so lengths differ little. */
+const LENGTH_WEIGHT = sql.raw('0.5');
+/** A passage's typical length: halfway between the shortest and longest a cut makes. */
+const TYPICAL_WORDS = sql.raw(String((CHUNK_MIN_WORDS + CHUNK_MAX_WORDS) / 2));
+/** A term's passages read, at least, so that a small library's every passage can be a candidate. */
+const MIN_READ = 1_000;
+/** Passages kept per video for its moments. */
+const BEST_PER_VIDEO = 3;
+
+export type RankingScope = {
+  organizations: SQL;
+  /** Conditions on the passage's video (alias `v`): filters, soft deletion. */
+  videoCondition: SQL;
+  /**
+   * Conditions on the passage (alias `c`, with `q` the match query): who speaks the words, and
+   * the query's required and excluded terms when it has any.
+   */
+  chunkCondition: SQL;
+};
+
+export function transcriptRanking(terms: SQL[], scope: RankingScope): SQL {
+  const values =
+    terms.length > 0
+      ? sql.join(
+          terms.map((term, at) => sql`(${at}, ${term})`),
+          sql`, `,
+        )
+      : sql`(0, ''::tsquery)`;
+  return sql`
+    terms as materialized (
+      select ord, query from (values ${values}) as t(ord, query) where numnode(query) > 0
+    ),
+    live_videos as materialized (
+      select v.id from videos v where v.organization_id = any(${scope.organizations}) and ${scope.videoCondition}
+    ),
+    passage_total as materialized (
+      select greatest(count(*), 1)::float8 as n from transcript_chunks c where c.organization_id = any(${scope.organizations})
+    ),
+    -- Each term's passages, read once from the index: they give its count (up to the share where
+    -- it is common) and the candidates.
+    term_passages as materialized (
+      select t.ord, m.id, m.video_id
+      from terms t cross join passage_total p
+      cross join lateral (
+        select c.id, c.video_id from transcript_chunks c
+        where c.organization_id = any(${scope.organizations}) and c.search @@ t.query
+        limit greatest(ceil(p.n * ${sql.raw(String(COMMON_SHARE))}), ${MIN_READ})
+      ) m
+    ),
+    term_weights as materialized (
+      select t.ord, t.query, held.n >= ceil(p.n * ${sql.raw(String(COMMON_SHARE))}) as common,
+        ln(1 + (p.n - least(held.n, p.n) + 0.5) / (least(held.n, p.n) + 0.5)) as idf
+      from terms t cross join passage_total p
+      join (select ord, count(*)::float8 as n from term_passages group by ord) held on held.ord = t.ord
+    ),
+    candidates as materialized (
+      select m.id, sum(w.idf) as rough
+      from term_passages m
+      join term_weights w on w.ord = m.ord
+      join live_videos l on l.id = m.video_id
+      where not w.common or not exists (select 1 from term_weights where not common)
+      group by m.id
+      order by rough desc, m.id
+      limit ${CANDIDATES}
+    ),
+    chunk_scores as (
+      select c.id, c.video_id, c.index,
+        held.value / (1 - ${LENGTH_WEIGHT} + ${LENGTH_WEIGHT} * c.word_count / ${TYPICAL_WORDS}) as score
+      from candidates k join transcript_chunks c on c.id = k.id
+      cross join q
+      cross join lateral (
+        select sum(w.idf * (1 + ts_rank(c.search, w.query))) as value from term_weights w where c.search @@ w.query
+      ) held
+      where ${scope.chunkCondition}
+    ),
+    video_hits as (
+      select video_id, max(score) as score,
+        (array_agg(id order by score desc, index))[1:${BEST_PER_VIDEO}] as best_chunk_ids
+      from chunk_scores group by video_id
+    )`;
+}

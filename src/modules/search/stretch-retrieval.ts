@@ -1,0 +1,344 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import type { QueryEmbedding } from './embeddings.ts';
+import {
+  cueWords,
+  FRAMING_WORDS,
+  idf,
+  questionWeights,
+  type SpeakerName,
+  titleBoosts,
+} from './question-terms.ts';
+import { type RetrievalScope, retrieveChunks, videoScopeConditions } from './retrieval.ts';
+import { type RankedStretch, rankStretches, type TermTurn } from './stretches.ts';
+
+/**
+ * The stretches of transcripts (a few turns each) that answer a question, for the AI layer to
+ * quote and cite. A scope of a few meetings is read whole: every turn is scored (stretches.ts);
+ * a larger one is narrowed first to the turns of the passages the index ranks best
+ * (retrieval.ts), fused with vectors when the question has one.
+ */
+
+/** A scope of at most this many videos and turns is read whole rather than narrowed through passages. */
+const WHOLE_SCOPE_VIDEOS = 20;
+const WHOLE_SCOPE_TURNS = 6_000;
+/** Passages whose turns are ranked in a larger scope. */
+const CANDIDATE_PASSAGES = 10;
+/** Turns read on either side of a candidate passage, so that a stretch may reach past its edge. */
+const PASSAGE_MARGIN = 2;
+/** A word in more passages than this share of the organization is common: its idf is that of the cap. */
+const COMMON_SHARE = 0.2;
+
+export type StretchTurn = { index: number; start: number; end: number; speaker: string | null; text: string };
+
+export type RetrievedStretch = {
+  videoId: string;
+  videoTitle: string;
+  firstSegmentIndex: number;
+  lastSegmentIndex: number;
+  /** The turn the stretch is centred on: where its best words are said. */
+  bestSegmentIndex: number;
+  startSeconds: number;
+  endSeconds: number;
+  speakerNames: string[];
+  /** The stretch as turns, `Speaker: words` per line. */
+  text: string;
+  turns: StretchTurn[];
+  score: number;
+};
+
+export type StretchRetrieval = {
+  stretches: RetrievedStretch[];
+  /**
+   * How much of what the question is about the best stretch says: the share of its content
+   * words' weight (idf over the whole organization, so that words every meeting uses weigh
+   * little), 0–1. Low when the scope does not discuss the question.
+   */
+  coverage: number;
+  /**
+   * How the scope's best passage compares with the whole organization's, by the share of the
+   * question's content words it holds (1 when the scope is the organization, or holds its best):
+   * low when the answer is said elsewhere, not here.
+   */
+  standing: number;
+};
+
+type Analysis = { lexemes: string[]; framing: string[]; organizationIdf: Record<string, number> };
+
+/**
+ * The question's stemmed words, which of them frame it, and the idf over the organizations'
+ * passages of each of its words and of the words its kind adds (`cues`).
+ */
+async function analyse(
+  db: Db,
+  question: string,
+  cues: string[],
+  organizationIds: string[],
+): Promise<Analysis> {
+  const { rows } = await db.execute<Analysis>(sql`
+    with question as (
+      select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme
+    ),
+    asked as (
+      select lexeme, quote_literal(lexeme)::tsquery as query
+      from (select lexeme from question union select unnest(${sql.param(cues)}::text[])) as words
+    ),
+    total as (
+      select greatest(count(*), 1)::float8 as n from transcript_chunks
+      where organization_id = any(${sql.param(organizationIds)}::uuid[])
+    ),
+    counted as (
+      select a.lexeme, least(held.n, ceil(total.n * ${sql.raw(String(COMMON_SHARE))})) as holding, total.n
+      from asked a cross join total
+      cross join lateral (
+        select count(*)::float8 as n from (
+          select 1 from transcript_chunks c
+          where c.organization_id = any(${sql.param(organizationIds)}::uuid[]) and c.search @@ a.query
+          limit ceil(total.n * ${sql.raw(String(COMMON_SHARE))})
+        ) capped
+      ) held
+    )
+    select
+      coalesce((select array_agg(lexeme order by lexeme) from question), '{}') as lexemes,
+      array(select unnest(tsvector_to_array(to_tsvector('english', ${FRAMING_WORDS})))) as framing,
+      coalesce((select json_object_agg(lexeme, ln(1 + (n - holding + 0.5) / (holding + 0.5))) from counted), '{}')
+        as "organizationIdf"`);
+  return rows[0] ?? { lexemes: [], framing: [], organizationIdf: {} };
+}
+
+/** The videos of a scope small enough to read whole, or null when it is larger. */
+async function wholeScope(db: Db, scope: RetrievalScope): Promise<string[] | null> {
+  const { rows } = await db.execute<{ id: string; turns: number }>(sql`
+    select v.id, (select count(*) from transcript_segments s where s.video_id = v.id)::int as turns
+    from videos v where ${videoScopeConditions(scope)}
+    limit ${WHOLE_SCOPE_VIDEOS + 1}`);
+  if (rows.length > WHOLE_SCOPE_VIDEOS) return null;
+  const turns = rows.reduce((sum, row) => sum + row.turns, 0);
+  return turns <= WHOLE_SCOPE_TURNS ? rows.map((row) => row.id) : null;
+}
+
+type TurnRow = StretchTurn & { videoId: string; videoTitle: string; terms: Record<string, number> | null };
+
+/**
+ * Turns in transcript order, each with how often it says each of the question's words (stemmed
+ * as the index stems them) and, for a prefix, the words as written that start with it (a turn
+ * holding none is not read again). With `speakerIds`, only those speakers' turns count words.
+ */
+export async function loadTurns(
+  db: Db,
+  lexemes: string[],
+  ranges: TurnRange[],
+  { prefixes = [], speakerIds = null }: { prefixes?: string[]; speakerIds?: string[] | null } = {},
+) {
+  const { rows } = await db.execute<TurnRow>(sql`
+    with probe as (
+      select to_tsquery('simple', coalesce(concat_ws(' | ',
+        (select string_agg(quote_literal(l), ' | ') from unnest(${sql.param(lexemes)}::text[]) l),
+        (select string_agg(quote_literal(p) || ':*', ' | ') from unnest(${sql.param(prefixes)}::text[]) p)), '')) as query
+    )
+    select s.video_id as "videoId", v.title as "videoTitle", s.index, s.start_seconds as start,
+      s.end_seconds as "end", coalesce(sp.name, s.speaker_label) as speaker, s.text,
+      case when s.search @@ probe.query
+        ${speakerIds ? sql`and s.speaker_id = any(${sql.param(speakerIds)}::uuid[])` : sql``} then (
+        select json_object_agg(term, n) from (
+          select t.lexeme as term, cardinality(t.positions) as n
+          from unnest(to_tsvector('english', s.text)) t
+          where t.lexeme = any(${sql.param(lexemes)}::text[])
+          union all
+          select p.prefix, sum(cardinality(t.positions))
+          from unnest(${sql.param(prefixes)}::text[]) p(prefix)
+          join unnest(to_tsvector('simple', s.text)) t on starts_with(t.lexeme, p.prefix)
+          group by p.prefix
+        ) counts
+      ) end as terms
+    from unnest(${sql.param(ranges.map((range) => range.videoId))}::uuid[],
+      ${sql.param(ranges.map((range) => range.first))}::int[],
+      ${sql.param(ranges.map((range) => range.last))}::int[]) as r(video_id, first_index, last_index)
+    join transcript_segments s on s.video_id = r.video_id and s.index between r.first_index and r.last_index
+    join videos v on v.id = s.video_id
+    left join speakers sp on sp.id = s.speaker_id
+    cross join probe
+    order by s.video_id, s.index`);
+  const turns: TermTurn[] = rows.map(({ videoTitle: _title, terms, ...row }) => ({
+    ...row,
+    terms: new Map(Object.entries(terms ?? {}).map(([term, n]) => [term, Number(n)])),
+    length: row.text.split(/\s+/).filter(Boolean).length,
+  }));
+  return { turns, titles: new Map(rows.map((row) => [row.videoId, row.videoTitle])) };
+}
+
+export type TurnRange = { videoId: string; first: number; last: number };
+
+/** Passages' turns with a margin on either side, overlapping ranges merged so that each turn is read once. */
+export function mergedRanges(
+  passages: Array<{ videoId: string; firstSegmentIndex: number; lastSegmentIndex: number }>,
+) {
+  const sorted = passages
+    .map((passage) => ({
+      videoId: passage.videoId,
+      first: Math.max(0, passage.firstSegmentIndex - PASSAGE_MARGIN),
+      last: passage.lastSegmentIndex + PASSAGE_MARGIN,
+    }))
+    .sort((a, b) => a.videoId.localeCompare(b.videoId) || a.first - b.first);
+  const merged: TurnRange[] = [];
+  for (const range of sorted) {
+    const previous = merged.at(-1);
+    if (previous && previous.videoId === range.videoId && range.first <= previous.last + 1)
+      previous.last = Math.max(previous.last, range.last);
+    else merged.push({ ...range });
+  }
+  return merged;
+}
+
+/** The speakers of the turns, with their names' stemmed words. */
+async function speakerNames(db: Db, turns: TermTurn[]): Promise<SpeakerName[]> {
+  const names = [...new Set(turns.flatMap((turn) => (turn.speaker ? [turn.speaker] : [])))];
+  if (names.length === 0) return [];
+  const { rows } = await db.execute<SpeakerName>(sql`
+    select name, tsvector_to_array(to_tsvector('english', name)) as lexemes
+    from unnest(${sql.param(names)}::text[]) as name`);
+  return rows;
+}
+
+/** The stemmed words of each video's title and description. */
+async function titleLexemes(db: Db, videoIds: string[]) {
+  if (videoIds.length === 0) return [];
+  const { rows } = await db.execute<{ id: string; lexemes: string[] }>(sql`
+    select id, tsvector_to_array(to_tsvector('english', title || ' ' || coalesce(description, ''))) as lexemes
+    from videos where id = any(${sql.param(videoIds)}::uuid[])`);
+  return rows;
+}
+
+/** Turn-level idf over the turns read: in a scope read whole, how rare a word is among its turns. */
+function turnIdf(turns: TermTurn[]) {
+  const holding = new Map<string, number>();
+  for (const turn of turns)
+    for (const term of turn.terms.keys()) holding.set(term, (holding.get(term) ?? 0) + 1);
+  return (lexeme: string) => idf(turns.length, holding.get(lexeme) ?? 0);
+}
+
+function present(stretch: RankedStretch, titles: Map<string, string>): RetrievedStretch {
+  return {
+    videoId: stretch.videoId,
+    videoTitle: titles.get(stretch.videoId) ?? '',
+    firstSegmentIndex: stretch.firstIndex,
+    lastSegmentIndex: stretch.lastIndex,
+    bestSegmentIndex: stretch.bestIndex,
+    startSeconds: stretch.start,
+    endSeconds: stretch.end,
+    speakerNames: [...new Set(stretch.turns.flatMap((turn) => (turn.speaker ? [turn.speaker] : [])))],
+    text: stretch.turns
+      .map((turn) => (turn.speaker ? `${turn.speaker}: ${turn.text}` : turn.text))
+      .join('\n'),
+    turns: stretch.turns.map(({ index, start, end, speaker, text }) => ({
+      index,
+      start,
+      end,
+      speaker,
+      text,
+    })),
+    score: stretch.score,
+  };
+}
+
+/**
+ * The best `limit` stretches for a question in a scope, best first, and how well the best one
+ * covers it (see StretchRetrieval). `queryEmbedding` fuses vector ranks into the choice of
+ * passages in a larger scope (a scope read whole is ranked by its words).
+ */
+export async function retrieveStretches(
+  db: Db,
+  question: string,
+  scope: RetrievalScope,
+  { limit = 5, queryEmbedding }: { limit?: number; queryEmbedding?: QueryEmbedding } = {},
+): Promise<StretchRetrieval> {
+  const none: StretchRetrieval = { stretches: [], coverage: 0, standing: 0 };
+  if (scope.organizationIds.length === 0 || (scope.videoIds && scope.videoIds.length === 0)) return none;
+  const cues = cueWords(question);
+  const analysis = await analyse(db, question, cues, scope.organizationIds);
+  if (analysis.lexemes.length === 0) return none;
+
+  // The turns are read for the question's words and those its kind adds.
+  const wanted = [...new Set([...analysis.lexemes, ...cues])];
+  const whole = queryEmbedding ? null : await wholeScope(db, scope);
+  let turns: TermTurn[];
+  let titles: Map<string, string>;
+  if (whole) {
+    if (whole.length === 0) return none;
+    ({ turns, titles } = await loadTurns(
+      db,
+      wanted,
+      whole.map((videoId) => ({ videoId, first: 0, last: 2_147_483_647 })),
+    ));
+  } else {
+    const passages = await retrieveChunks(db, question, scope, { limit: CANDIDATE_PASSAGES, queryEmbedding });
+    if (passages.length === 0) return none;
+    ({ turns, titles } = await loadTurns(db, wanted, mergedRanges(passages)));
+  }
+  const organizationIdf = (lexeme: string) => analysis.organizationIdf[lexeme] ?? 0;
+  const framing = new Set(analysis.framing);
+  const speakers = await speakerNames(db, turns);
+  const weighed = questionWeights({
+    question,
+    lexemes: analysis.lexemes,
+    framing,
+    speakers,
+    idf: whole ? turnIdf(turns) : organizationIdf,
+  });
+  const ranked = rankStretches(
+    turns,
+    {
+      ...weighed,
+      videoBoost: titleBoosts(await titleLexemes(db, [...titles.keys()]), weighed.content, organizationIdf),
+    },
+    limit,
+  );
+  return {
+    stretches: ranked.map((stretch) => present(stretch, titles)),
+    coverage: Math.max(0, ...ranked.map((stretch) => coverageOf(stretch, weighed.content, organizationIdf))),
+    standing: await standingOf(db, scope, weighed.content, organizationIdf),
+  };
+}
+
+const narrowed = (scope: RetrievalScope) =>
+  Boolean(scope.videoIds || scope.channelId || scope.seriesId || scope.collectionId);
+
+/**
+ * The scope's best passage against the organization's: each passage scores the summed idf of
+ * the question's content words it holds (from the index alone; common words only when no word
+ * is rarer), and the standing is the scope's best over the organization's best.
+ */
+async function standingOf(
+  db: Db,
+  scope: RetrievalScope,
+  content: string[],
+  weight: (lexeme: string) => number,
+) {
+  if (!narrowed(scope) || content.length === 0) return 1;
+  const { rows } = await db.execute<{ scope: number | null; organization: number | null }>(sql`
+    with words as (
+      select lexeme, quote_literal(lexeme)::tsquery as query, idf
+      from unnest(${sql.param(content)}::text[], ${sql.param(content.map(weight))}::float8[]) as w(lexeme, idf)
+      where idf > 0
+    ),
+    held as (
+      select c.id, bool_or(${videoScopeConditions(scope)}) as in_scope, sum(w.idf) as score
+      from words w
+      join transcript_chunks c on c.search @@ w.query
+      join videos v on v.id = c.video_id
+      where c.organization_id = any(${sql.param(scope.organizationIds)}::uuid[]) and not v.is_deleted
+      group by c.id
+    )
+    select max(score) filter (where in_scope) as scope, max(score) as organization from held`);
+  const best = rows[0];
+  if (!best?.organization) return 1;
+  return (best.scope ?? 0) / best.organization;
+}
+
+/** The share of the content words' organization-wide weight that a stretch says. */
+function coverageOf(stretch: RankedStretch, content: string[], weight: (lexeme: string) => number) {
+  const total = content.reduce((sum, lexeme) => sum + weight(lexeme), 0);
+  if (total === 0) return 1;
+  const said = new Set(stretch.turns.flatMap((turn) => [...turn.terms.keys()]));
+  return content.reduce((sum, lexeme) => sum + (said.has(lexeme) ? weight(lexeme) : 0), 0) / total;
+}

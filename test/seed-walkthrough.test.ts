@@ -1,0 +1,103 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USER } from '../scripts/seed/meetings.ts';
+import { seed } from '../scripts/seed/seed.ts';
+import { useTestApp } from './helpers/app.ts';
+import { waitForKnowledge } from './helpers/knowledge.ts';
+
+/** The README's walk-through of the seeded demo, as a new user tries it: no ids, plain questions. */
+describe('the seeded demo, on first contact', () => {
+  const ctx = useTestApp();
+  let headers: Record<string, string>;
+
+  const get = (url: string) => ctx().app.inject({ method: 'GET', url, headers });
+  const ask = async (question: string) => {
+    const response = await ctx().app.inject({
+      method: 'POST',
+      url: '/ai/qa',
+      headers,
+      payload: { question },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as {
+      answer: string;
+      answered: boolean;
+      citations: Array<{ source: number; videoTitle: string; quote: string; start: number }>;
+    };
+  };
+
+  beforeAll(async () => {
+    await seed(ctx().app);
+    const signIn = await ctx().app.inject({
+      method: 'POST',
+      url: '/auth/sign-in',
+      payload: { email: DEMO_USER.email, password: DEMO_USER.password },
+    });
+    headers = { authorization: `Bearer ${signIn.json().data.session.sessionId}` };
+  });
+
+  it('makes the demo organization the demo user’s default', async () => {
+    const me = (await get('/users/me')).json();
+    const organizations = (await get('/organizations')).json().data as Array<{ id: string; slug: string }>;
+    expect(me.defaultOrganizationId).toBe(organizations.find((org) => org.slug === 'acme-demo')?.id);
+  });
+
+  it('finds a meeting for words that are not all said together, the one holding more of them first', async () => {
+    const both = (await get('/search?q=Northwind%20renewal')).json();
+    expect(both.pagination.total).toBeGreaterThan(0);
+    const [first] = both.data;
+    expect(first.title).toMatch(/Northwind/);
+    expect(first.moments.length).toBeGreaterThan(0);
+    expect(first.snippet).toMatch(/<mark>/);
+    // A required word that nobody says finds nothing.
+    expect((await get('/search?q=Northwind%20%2Bzeppelin')).json().pagination.total).toBe(0);
+  });
+
+  it('answers "why" with the cause the transcript states, citations numbered in reading order', async () => {
+    const result = await ask('Why did search go down on January 14?');
+    expect(result.answered).toBe(true);
+    expect(result.answer).toMatch(/migration|lock|index/i);
+    expect(result.answer).not.toMatch(/^This is the retrospective/);
+    const markers = [...result.answer.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+    expect(markers).toEqual(markers.map((_, at) => at + 1));
+    expect(result.citations.map((citation) => citation.source)).toEqual(markers);
+    expect(result.citations[0]?.videoTitle).toMatch(/outage|retro/i);
+    for (const filler of ['Fine.', 'Um.', 'Yeah.']) expect(result.answer.startsWith(filler)).toBe(false);
+  });
+
+  it('answers what was decided, from the meeting that decided it', async () => {
+    const result = await ask('What did we decide about search v2 and the feature flag?');
+    expect(result.answered).toBe(true);
+    expect(result.answer).toMatch(/feature flag/i);
+  });
+
+  it('extracts the decisions and action items stated with the usual cue phrases', async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string; title: string }>;
+    const knowledgeOf = async (title: string) => {
+      const video = videos.find((candidate) => candidate.title === title);
+      if (!video) throw new Error(`no video "${title}"`);
+      await waitForKnowledge(ctx().database.db, video.id);
+      return (await get(`/videos/${video.id}/knowledge`)).json() as {
+        decisions: Array<{ text: string }>;
+        actionItems: Array<{ text: string; owner: string | null; dueDate: string | null }>;
+      };
+    };
+    const first = await knowledgeOf('Weekly product sync — January 5');
+    expect(first.decisions.map((decision) => decision.text)).toContainEqual(
+      expect.stringMatching(/decision: search v2 ships behind a feature flag on January 30/),
+    );
+    const second = await knowledgeOf('Weekly product sync — January 12');
+    expect(second.actionItems).toContainEqual(
+      expect.objectContaining({
+        text: expect.stringMatching(/Daniel prepares the night batch job by January 23/),
+        owner: 'Daniel Okafor',
+        dueDate: '2026-01-23',
+      }),
+    );
+  });
+
+  it('says it does not know about what no meeting discusses', async () => {
+    const result = await ask('What did we decide about the Mars colony oxygen supply?');
+    expect(result.answered).toBe(false);
+    expect(result.citations).toEqual([]);
+  });
+});
