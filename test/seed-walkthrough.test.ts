@@ -95,6 +95,23 @@ describe('the seeded demo, on first contact', () => {
     );
   });
 
+  it('lists knowledge gaps worth a look, none of them a fragment of talk', async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
+    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    // The seeded meetings took place in January 2026: a year's window holds them.
+    const gaps = (await get('/ai/gaps?limit=100&days=365')).json();
+    const everything = (await get('/ai/gaps?limit=100&days=365&minSeverity=low')).json();
+    // When this was written: 10 by default, 13 with the low ones (before: hundreds, fragments first).
+    expect(gaps.pagination.total).toBeGreaterThan(0);
+    expect(gaps.pagination.total).toBeLessThan(everything.pagination.total);
+    for (const gap of gaps.data as Array<{ title: string; severity: string }>) {
+      expect(gap.severity).not.toBe('low');
+      const said = gap.title.replace(/^[A-Z][a-z ]+: /, '');
+      expect(said.split(/\s+/).length, gap.title).toBeGreaterThanOrEqual(4);
+      expect(said, gap.title).not.toMatch(/^(um|uh)\b/i);
+    }
+  });
+
   it('says it does not know about what no meeting discusses', async () => {
     const result = await ask('What did we decide about the Mars colony oxygen supply?');
     expect(result.answered).toBe(false);

@@ -18,8 +18,8 @@ const TRY = [
   `curl -s 'localhost:3000/search?q=Northwind+renewal' -H "authorization: Bearer $T"`,
   `curl -s localhost:3000/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"Why did search go down on January 14?"}'`,
   `curl -s localhost:3000/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"What did we decide about search v2?"}'`,
-  `curl -s localhost:3000/ai/gaps/conflicts -H "authorization: Bearer $T"`,
-  `curl -s localhost:3000/ai/gaps -H "authorization: Bearer $T"`,
+  `curl -s 'localhost:3000/ai/gaps/conflicts?days=365' -H "authorization: Bearer $T"`,
+  `curl -s 'localhost:3000/ai/gaps?days=365' -H "authorization: Bearer $T"`,
 ];
 
 async function main() {

@@ -364,10 +364,11 @@ const DETECTORS: Record<GapType, (input: GapInput) => Gap[]> = {
 };
 const RANK: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
 
-/** The gaps of one type, or of all: most severe first, then most recently seen. */
-export function findGaps(input: GapInput, type?: GapType): Gap[] {
+/** The gaps of one type, or of all, at least `minSeverity`: most severe first, then most recently seen. */
+export function findGaps(input: GapInput, type?: GapType, minSeverity: Severity = 'low'): Gap[] {
   return (type ? [type] : GAP_TYPES)
     .flatMap((kind) => DETECTORS[kind](input))
+    .filter((gap) => RANK[gap.severity] <= RANK[minSeverity])
     .sort(
       (a, b) =>
         RANK[a.severity] - RANK[b.severity] ||

@@ -21,6 +21,10 @@ export const gapsQuery = paginationQuery.extend({
   organizationId,
   type: z.enum(GAP_TYPES).optional().meta({ description: 'Only gaps of this type.' }),
   days: days(90),
+  minSeverity: z.enum(['high', 'medium', 'low']).default('medium').meta({
+    description:
+      'Only gaps at least this severe (default medium: a question asked once or a decision a month old is low; `low` lists everything).',
+  }),
 });
 
 export type GapsQuery = z.infer<typeof gapsQuery>;

@@ -107,7 +107,7 @@ describe('GET /ai/gaps', () => {
     expect(asked.statusCode, asked.body).toBe(201);
     // The crew's videos have knowledge but no transcript: there is nothing to answer from, and it says so.
     expect(asked.json()).toMatchObject({ answered: false, answer: NO_RECORDINGS_ANSWER });
-    const { data } = await gapsOf(crew.viewer, '&type=unanswered_question');
+    const { data } = await gapsOf(crew.viewer, '&type=unanswered_question&minSeverity=low');
     expect(data).toStrictEqual([
       {
         id: gapId,
@@ -133,8 +133,24 @@ describe('GET /ai/gaps', () => {
     ]);
   });
 
-  it('lists every signal of live meetings, most severe first, then most recent', async () => {
+  it('hides low-severity gaps unless asked for them', async () => {
     const body = await gapsOf(crew.owner);
+    expect(body.data.map((gap: { severity: string }) => gap.severity)).toStrictEqual([
+      'medium',
+      'medium',
+      'medium',
+    ]);
+    expect(body.pagination.total).toBe(3);
+    expect((await gapsOf(crew.owner, '&minSeverity=high')).data).toStrictEqual([]);
+    const invalid = await get(
+      crew.owner,
+      `/ai/gaps?organizationId=${crew.organizationId}&minSeverity=severe`,
+    );
+    expect(invalid.statusCode).toBe(400);
+  });
+
+  it('lists every signal of live meetings, most severe first, then most recent', async () => {
+    const body = await gapsOf(crew.owner, '&minSeverity=low');
     expect(body.pagination).toStrictEqual({ page: 1, limit: 20, total: 5, totalPages: 1 });
     expect(
       body.data.map((gap: { type: string; severity: string; title: string }) => [
@@ -193,18 +209,18 @@ describe('GET /ai/gaps', () => {
     // Nothing of the deleted meeting or of another organization.
     expect(JSON.stringify(body)).not.toMatch(/secret|Deleted sync|Otto/i);
     // Ids are stable across calls.
-    expect((await gapsOf(crew.viewer)).data.map((gap: { id: string }) => gap.id)).toStrictEqual(
-      body.data.map((gap: { id: string }) => gap.id),
-    );
+    expect(
+      (await gapsOf(crew.viewer, '&minSeverity=low')).data.map((gap: { id: string }) => gap.id),
+    ).toStrictEqual(body.data.map((gap: { id: string }) => gap.id));
   });
 
   it('filters by type and by days, and pages', async () => {
     const { data: open } = await gapsOf(crew.owner, '&type=open_question');
     expect(open.map((gap: { type: string }) => gap.type)).toStrictEqual(['open_question']);
     // Within a week only the question asked through QA; stale decisions are then those 90 to 97 days old.
-    const { data: week } = await gapsOf(crew.owner, '&days=7');
+    const { data: week } = await gapsOf(crew.owner, '&days=7&minSeverity=low');
     expect(week.map((gap: { type: string }) => gap.type)).toStrictEqual(['unanswered_question']);
-    const page = await gapsOf(crew.owner, '&limit=2&page=2');
+    const page = await gapsOf(crew.owner, '&limit=2&page=2&minSeverity=low');
     expect(page.pagination).toStrictEqual({ page: 2, limit: 2, total: 5, totalPages: 3 });
     expect(page.data.map((gap: { type: string }) => gap.type)).toStrictEqual([
       'decision_without_owner',
@@ -213,7 +229,7 @@ describe('GET /ai/gaps', () => {
   });
 
   it("answers for the caller's default organization, never another's", async () => {
-    const response = await get(otto, '/ai/gaps');
+    const response = await get(otto, '/ai/gaps?minSeverity=low');
     expect(response.statusCode).toBe(200);
     expect(response.json().data).toMatchObject([
       {

@@ -118,6 +118,7 @@ export async function listGaps(context: AppContext, user: AuthUser, query: GapsQ
   const gaps = findGaps(
     { organizationId, now, since, moments, askings: asked, topics: presences },
     query.type,
+    query.minSeverity,
   );
   const { offset, limit } = pageBounds(query);
   return toPage(gaps.slice(offset, offset + limit), gaps.length, query);

@@ -80,7 +80,7 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
     const again = await ask(alice, { question: 'Mars colony: oxygen supply plan?' });
     expect(again.json().answered).toBe(false);
 
-    const gaps = await request(alice, 'GET', '/ai/gaps?type=unanswered_question');
+    const gaps = await request(alice, 'GET', '/ai/gaps?type=unanswered_question&minSeverity=low');
     expect(gaps.statusCode).toBe(200);
     expect(gaps.json().data).toStrictEqual([
       {
@@ -102,7 +102,9 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
       },
     ]);
     // Otto's question is his organization's gap, not Alice's.
-    expect((await request(otto, 'GET', '/ai/gaps?type=unanswered_question')).json().data).toHaveLength(1);
+    expect(
+      (await request(otto, 'GET', '/ai/gaps?type=unanswered_question&minSeverity=low')).json().data,
+    ).toHaveLength(1);
   });
 
   it('says so when there is nothing to answer from, rather than "I don\'t know"', async () => {

@@ -18,6 +18,8 @@ import { subjectOf } from './text.ts';
 
 type Found = Omit<ExtractedItem, 'subject'>;
 
+/** Content words a decision needs: fewer is a fragment ("we'll skip that"), not a decision. */
+const MIN_DECISION_WORDS = 2;
 /** A reply comes within this many turns of what it answers. */
 const REPLY_TURNS = 2;
 
@@ -37,6 +39,9 @@ export function findItems(doc: Document, meetingDate: Date): ExtractedItem[] {
         : (decision ?? findQuestion(doc, sentence));
     if (!found) continue;
     const item = { ...found, subject: subjectOf(found.text), turn: sentence.turn };
+    // "Um. But we'll skip that.": a decision must say what about, in two words at least.
+    if (item.kind === 'decision' && item.subject.split(' ').filter(Boolean).length < MIN_DECISION_WORDS)
+      continue;
     if (!items.some((earlier) => restates(item, earlier))) items.push(item);
   }
   return items.map(({ turn, ...item }) => item);
