@@ -56,7 +56,11 @@ export const NO_RECORDINGS_ANSWER =
   'There are no transcribed recordings here yet: add a video with a transcript (POST /videos, or PUT /videos/{id}/transcript) and ask again.';
 
 /** `[1]`, `[2, 3]`: a group of citation markers. */
-const MARKERS = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+export const MARKERS = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+
+/** The source numbers a text's markers cite, in the order written (with repeats). */
+export const citedIn = (text: string) =>
+  [...text.matchAll(MARKERS)].flatMap((match) => (match[1] as string).split(',').map(Number));
 
 /**
  * The answer with its sources numbered 1, 2, 3… in the order the answer first cites them, and
@@ -64,10 +68,8 @@ const MARKERS = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
  */
 export function numberedByAppearance(result: EngineAnswer): EngineAnswer {
   const renumber = new Map<number, number>();
-  for (const match of result.answer.matchAll(MARKERS)) {
-    for (const number of (match[1] as string).split(',').map(Number)) {
-      if (!renumber.has(number)) renumber.set(number, renumber.size + 1);
-    }
+  for (const number of citedIn(result.answer)) {
+    if (!renumber.has(number)) renumber.set(number, renumber.size + 1);
   }
   for (const citation of result.citations) {
     if (!renumber.has(citation.source)) renumber.set(citation.source, renumber.size + 1);

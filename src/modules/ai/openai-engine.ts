@@ -2,7 +2,9 @@ import type { Config } from '../../config.ts';
 import {
   type AnswerEngine,
   type Citation,
+  citedIn,
   type EngineAnswer,
+  MARKERS,
   NOT_FOUND_ANSWER,
   type Source,
 } from './engine.ts';
@@ -29,8 +31,6 @@ function userPrompt(question: string, sources: Source[]): string {
   return `Sources:\n\n${passages.join('\n\n')}\n\nQuestion: ${question}`;
 }
 
-/** `[1]`, `[2, 3]`: a group of citation markers. */
-const MARKERS = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
 const SENTENCE_BREAK = /(?<=[.!?])\s+/;
 
 const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
@@ -46,9 +46,6 @@ function answerSentences(answer: string): string[] {
   }
   return sentences;
 }
-
-const citedIn = (sentence: string) =>
-  [...sentence.matchAll(MARKERS)].flatMap((match) => (match[1] as string).split(',').map(Number));
 
 /** Drops markers of sources not given: `[1, 7]` → `[1]`, `[7]` → nothing. */
 const keepKnownMarkers = (text: string, known: Set<number>) =>

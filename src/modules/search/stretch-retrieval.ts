@@ -277,7 +277,11 @@ export async function retrieveStretches(
   }
   const organizationIdf = (lexeme: string) => analysis.organizationIdf[lexeme] ?? 0;
   const framing = new Set(analysis.framing);
-  const speakers = await speakerNames(db, turns);
+  // Independent lookups: one round trip's wait, not two.
+  const [speakers, titleWords] = await Promise.all([
+    speakerNames(db, turns),
+    titleLexemes(db, [...titles.keys()]),
+  ]);
   const weighed = questionWeights({
     question,
     lexemes: analysis.lexemes,
@@ -285,18 +289,17 @@ export async function retrieveStretches(
     speakers,
     idf: whole ? turnIdf(turns) : organizationIdf,
   });
+  // The scope's standing is asked of the database while the turns are ranked here.
+  const standing = standingOf(db, scope, weighed.content, organizationIdf);
   const ranked = rankStretches(
     turns,
-    {
-      ...weighed,
-      videoBoost: titleBoosts(await titleLexemes(db, [...titles.keys()]), weighed.content, organizationIdf),
-    },
+    { ...weighed, videoBoost: titleBoosts(titleWords, weighed.content, organizationIdf) },
     limit,
   );
   return {
     stretches: ranked.map((stretch) => present(stretch, titles)),
     coverage: Math.max(0, ...ranked.map((stretch) => coverageOf(stretch, weighed.content, organizationIdf))),
-    standing: await standingOf(db, scope, weighed.content, organizationIdf),
+    standing: await standing,
   };
 }
 
