@@ -203,4 +203,25 @@ describe('GET /search', () => {
       .where(eq(videos.id, video.id));
     expect(row?.id).toBe(video.id);
   });
+
+  it('ranks first the video holding more of the rarer words, and finds one holding any of them', async () => {
+    const reader = await signUpUser(ctx().app, { name: 'Rita Reader' });
+    const video = async (title: string, words: string) =>
+      (
+        await post(reader, '/videos', {
+          organizationId: reader.organizationId,
+          title,
+          duration: '0:30',
+          transcript: `[00:00:01] Ann: ${words}\n[00:00:10] Bob: Thanks, that is noted for the meeting.`,
+        })
+      ).id as string;
+    const common = await video('Sync one', 'We talked about the meeting agenda and the meeting notes.');
+    const one = await video('Sync two', 'The osprey nest needs a camera before the meeting.');
+    const both = await video('Sync three', 'The osprey and the kestrel both need a camera.');
+    const body = await found(reader, 'osprey kestrel meeting');
+    expect(ids(body)).toEqual([both, one, common]);
+    // A word nobody said narrows nothing unless it is required.
+    expect(ids(await found(reader, 'kestrel zeppelin'))).toEqual([both]);
+    expect(ids(await found(reader, '+zeppelin kestrel'))).toEqual([]);
+  });
 });
