@@ -57,6 +57,11 @@ describe('parseConfig', () => {
     expect(parseConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
+  it('leaves the local engine unmetered unless AI_METER_LOCAL says otherwise', () => {
+    expect(parseConfig({}).ai.meterLocal).toBe(false);
+    expect(parseConfig({ AI_METER_LOCAL: 'true' }).ai.meterLocal).toBe(true);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(parseConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });
@@ -73,6 +78,7 @@ describe('parseConfig', () => {
     ['SECRET', 'short'],
     ['RATE_LIMIT_PER_MINUTE', '-5'],
     ['NODE_ENV', 'staging'],
+    ['AI_METER_LOCAL', 'sometimes'],
   ])('rejects %s=%s with a message naming the variable', (name, value) => {
     expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [name]: value })).toThrow(

@@ -87,6 +87,7 @@ const envSchema = z
     NOTIFICATION_STREAM_HEARTBEAT_SECONDS: positiveInt.default(25),
     AI_MONTHLY_CREDITS: positiveInt.default(1000),
     AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
+    AI_METER_LOCAL: z.stringbool({ error: 'must be true or false' }).default(false),
     AI_BASE_URL: httpUrl.optional(),
     AI_API_KEY: z.string().trim().min(1).optional(),
     AI_MODEL: z.string().trim().min(1).optional(),
@@ -144,6 +145,8 @@ export type Config = {
   /** The answer engine: `local` (offline, extractive) or `openai` (any OpenAI-compatible endpoint). */
   ai: {
     provider: 'local' | 'openai';
+    /** Charge credits for the local engine too (it is free by default: credits meter paid model calls). */
+    meterLocal: boolean;
     baseUrl: string | undefined;
     apiKey: string | undefined;
     model: string | undefined;
@@ -203,6 +206,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, 'secret'> & { 
     aiMonthlyCredits: values.AI_MONTHLY_CREDITS,
     ai: {
       provider: values.AI_PROVIDER,
+      meterLocal: values.AI_METER_LOCAL,
       baseUrl: values.AI_BASE_URL,
       apiKey: values.AI_API_KEY,
       model: values.AI_MODEL,

@@ -112,6 +112,27 @@ describe('the seeded demo, on first contact', () => {
     }
   });
 
+  it('shows the decisions that change between meetings of the series as conflicts', async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
+    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    const conflicts = (await get('/ai/gaps/conflicts?days=365')).json().data as Array<{
+      kind: string;
+      statements: Array<{ text: string; videoTitle: string }>;
+    }>;
+    const about = (pattern: RegExp) =>
+      conflicts.find((conflict) => conflict.statements.some((statement) => pattern.test(statement.text)));
+    const searchDate = about(/Search v2 moves to February 13/);
+    expect(searchDate?.kind).toBe('superseded');
+    expect(searchDate?.statements.map((statement) => statement.videoTitle)).toEqual([
+      'Weekly product sync — January 5',
+      'Weekly product sync — January 12',
+    ]);
+    expect(searchDate?.statements[0]?.text).toMatch(/search v2 ships behind a feature flag on January 30/);
+    const checklist = about(/earlier decision to keep the checklist is on hold/);
+    expect(checklist?.statements[0]?.text).toMatch(/the checklist stays/);
+    expect(conflicts).toHaveLength(2);
+  });
+
   it('says it does not know about what no meeting discusses', async () => {
     const result = await ask('What did we decide about the Mars colony oxygen supply?');
     expect(result.answered).toBe(false);

@@ -277,6 +277,14 @@ export function ratios(serviceRows: Row[], bare: Row): string {
 }
 
 /** Replaces this benchmark's section (its heading up to the next `## ` heading) and keeps the rest. */
+/** The evaluations' report, docs/ai-quality.md: each evaluation owns one `## ` section of it. */
+export const AI_QUALITY = {
+  title: '# AI quality',
+  intro:
+    'How well the AI features answer, measured on real meetings (QMSum, MIT licence; not shipped: point the ' +
+    'scripts at a copy with `--dir`). Each evaluation owns one `## ` section and rewrites only it.',
+};
+
 export function upsertSection(
   current: string | undefined,
   heading: string,

@@ -7,7 +7,7 @@ import { rouge } from '../../src/lib/rouge.ts';
 import type { Extraction, TranscriptTurn } from '../../src/modules/knowledge/extraction.ts';
 import { createLocalExtractor } from '../../src/modules/knowledge/local-extractor.ts';
 import { parseTranscript } from '../../src/modules/transcripts/parse.ts';
-import { log, ROOT, readIfExists, upsertSection } from '../bench/lib.ts';
+import { AI_QUALITY, log, ROOT, readIfExists, upsertSection } from '../bench/lib.ts';
 import { type QmsumFile, qmsumTranscript } from '../seed/qmsum.ts';
 
 /**
@@ -20,12 +20,6 @@ import { type QmsumFile, qmsumTranscript } from '../seed/qmsum.ts';
  */
 
 const SECTION_HEADING = '## Knowledge extraction';
-const AI_QUALITY = {
-  title: '# AI quality',
-  intro:
-    'How well the AI features answer, measured on real meetings (QMSum, MIT licence; not shipped: point the ' +
-    'scripts at a copy with `--dir`). Each evaluation owns one `## ` section and rewrites only it.',
-};
 /** A fixed date: relative due dates ("by Friday") resolve the same way on every run. */
 const MEETING_DATE = new Date('2026-03-02T10:00:00Z');
 

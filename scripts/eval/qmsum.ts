@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { stemmer } from 'stemmer';
 import { rouge } from '../../src/lib/rouge.ts';
 import {
+  AI_QUALITY,
   apiFor,
   log,
   ROOT,
@@ -36,12 +37,6 @@ import { baselineAnswer, bm25Index, type Cue } from './bm25-baseline.ts';
  */
 
 const SECTION_HEADING = '## QMSum: search and question answering';
-const AI_QUALITY = {
-  title: '# AI quality',
-  intro:
-    'How well the AI features answer, measured on real meetings (QMSum, MIT licence; not shipped: point the ' +
-    'scripts at a copy with `--dir`). Each evaluation owns one `## ` section and rewrites only it.',
-};
 const K = 5;
 const PARALLEL = 4;
 /** The QMSum paper's ROUGE-1 on its specific-query task (test set, Porter stemming), for comparison. */

@@ -55,7 +55,8 @@ export const aiBudgetRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = as
       schema: {
         tags: ['AI'],
         summary:
-          `This month's AI credits of an organization (any member). Credits per operation: ${costs}; ` +
+          `This month's AI credits of an organization (any member). Credits per operation with an ` +
+          `OpenAI-compatible model (AI_PROVIDER=openai): ${costs}; the local engine is free and not metered. ` +
           'an operation over the budget answers 429 AI_BUDGET_EXCEEDED with Retry-After. ' +
           'Default: your default organization; one you do not belong to is a 400 (the spec lists no 403 or 404)',
         security,

@@ -24,6 +24,14 @@ export const AI_COSTS: Record<AiFeature, number> = {
   extraction: 2,
 };
 
+/**
+ * What an operation costs here: credits meter paid model calls, so with the `local` provider
+ * (offline, extractive) every AI operation is free and not metered at all — unless the operator
+ * meters it too (AI_METER_LOCAL), to share a busy server's CPU fairly.
+ */
+export const creditsFor = (config: Pick<AppContext['config'], 'ai'>, feature: AiFeature) =>
+  config.ai.provider === 'local' && !config.ai.meterLocal ? 0 : AI_COSTS[feature];
+
 /** The calendar month (UTC) credits are counted in, and the instant the next one starts. */
 export function budgetPeriod(now: Date) {
   const year = now.getUTCFullYear();
@@ -66,6 +74,7 @@ type CreditRequest = { organizationId: string; credits: number };
  * the work, so an organization over its budget costs nothing; chargeCredits re-checks under a lock.
  */
 export async function requireCredits(db: Db | Tx, context: BudgetContext, request: CreditRequest) {
+  if (request.credits === 0) return;
   const now = context.clock.now();
   const { period, resetsAt } = budgetPeriod(now);
   const used = await creditsUsed(db, request.organizationId, period);
@@ -83,6 +92,7 @@ export async function chargeCredits(
   context: BudgetContext,
   charge: CreditRequest & { feature: AiFeature },
 ) {
+  if (charge.credits === 0) return;
   const now = context.clock.now();
   const { period, resetsAt } = budgetPeriod(now);
   await tx.execute(
@@ -162,7 +172,7 @@ export async function metered<T>(
   request: { organizationId: string; feature: AiFeature },
   work: () => Promise<T>,
 ): Promise<T> {
-  const charge = { ...request, credits: AI_COSTS[request.feature] };
+  const charge = { ...request, credits: creditsFor(context.config, request.feature) };
   await requireCredits(context.db, context, charge);
   const result = await work();
   await context.db.transaction((tx) => chargeCredits(tx, context, charge));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareStatements,
+  findDisagreements,
   isNegated,
   readableSubject,
   type Statement,
@@ -182,5 +183,58 @@ describe('readableSubject', () => {
     expect(readableSubject(['bill', 'databas', 'compani', 'xyz'], ['Billing database of the company'])).toBe(
       'billing database company xyz',
     );
+  });
+});
+
+describe('findDisagreements', () => {
+  it('links a revision to the earlier decision closest to what it says it changes, one shared word being enough', () => {
+    const statements = [
+      said(
+        'For now the decision stands: the checklist stays, and Priya owns the redesign.',
+        'checklist own priya redesign stand stay',
+      ),
+      said('Decision: search v2 ships behind a flag on January 30.', 'flag januari search ship'),
+      said(
+        'Decision: the guided setup is a candidate, and the checklist moves into settings.',
+        'candid checklist guid move set setup',
+      ),
+      said(
+        'The earlier decision to keep the checklist is on hold until the results are in.',
+        'checklist earlier hold result',
+      ),
+    ];
+    expect(findDisagreements(statements)).toEqual([
+      {
+        earlier: 0,
+        later: 3,
+        verdict: expect.objectContaining({ kind: 'superseded', signal: 'revision', shared: ['checklist'] }),
+      },
+    ]);
+  });
+
+  it('finds no revision in a statement that revises nothing, nor one in the same meeting', () => {
+    const earlier = said('Decision: the checklist stays.', 'checklist stay', 'video-a');
+    expect(
+      findDisagreements([
+        earlier,
+        said('The checklist panel is on the home page.', 'checklist home page panel'),
+      ]),
+    ).toEqual([]);
+    expect(
+      findDisagreements([
+        earlier,
+        said('The earlier decision on the checklist is on hold.', 'checklist earlier hold', 'video-a'),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('keeps value conflicts between statements about the same subject', () => {
+    const statements = [
+      said('We will launch the beta in March.', 'beta launch march'),
+      said('We will launch the beta in April.', 'april beta launch'),
+    ];
+    expect(findDisagreements(statements)).toEqual([
+      { earlier: 0, later: 1, verdict: expect.objectContaining({ kind: 'superseded', signal: 'date' }) },
+    ]);
   });
 });

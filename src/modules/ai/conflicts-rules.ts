@@ -14,7 +14,7 @@ export type Statement = {
   subject: string;
 };
 
-export type ConflictSignal = 'negation' | 'option' | 'date' | 'number';
+export type ConflictSignal = 'negation' | 'option' | 'date' | 'number' | 'revision';
 
 export type Verdict = {
   kind: 'contradiction' | 'superseded';
@@ -44,7 +44,20 @@ const SIGNAL_OF: Record<ValueClass, ConflictSignal> = {
 };
 
 /** How telling each signal is on its own: a new option named is a clearer change than a new number. */
-const STRENGTH: Record<ConflictSignal, number> = { option: 0.4, negation: 0.35, date: 0.35, number: 0.3 };
+const STRENGTH: Record<ConflictSignal, number> = {
+  revision: 0.5,
+  option: 0.4,
+  negation: 0.35,
+  date: 0.35,
+  number: 0.3,
+};
+
+/**
+ * A statement that says it takes back or replaces an earlier decision: "Then the decision changes.
+ * Search v2 moves to February 13", "The earlier decision to keep the checklist is on hold".
+ */
+const REVISES =
+  /\b(?:decision (?:changes|has changed|is reversed)|this replaces|(?:earlier|previous|original|first) decision\b[^.;?!]*\b(?:on hold|reversed|replaced|overturned|cancell?ed|suspended|withdrawn))\b/i;
 
 /** Stems of negating words that stemming keeps as content: they say how, not what, a statement is about. */
 const NEGATION_STEMS = new Set(['cancel', 'drop', 'scrap', 'abandon', 'longer', 'never']);
@@ -264,4 +277,68 @@ export function readableSubject(stems: string[], texts: string[]): string {
   return stems
     .map((stem) => (words.includes(stem) ? stem : (words.find((word) => stemMatches(stem, word)) ?? stem)))
     .join(' ');
+}
+
+export type Disagreement = { earlier: number; later: number; verdict: Verdict };
+
+/** Pairs that share at least two subject words: the only ones that can be about the same subject. */
+function* candidatePairs(statements: Statement[]): Generator<[number, number]> {
+  const saidBy = new Map<string, number[]>();
+  for (const [later, statement] of statements.entries()) {
+    const shared = new Map<number, number>();
+    for (const word of subjectWords(statement.subject)) {
+      for (const earlier of saidBy.get(word) ?? []) shared.set(earlier, (shared.get(earlier) ?? 0) + 1);
+      const saying = saidBy.get(word);
+      if (saying) saying.push(later);
+      else saidBy.set(word, [later]);
+    }
+    for (const [earlier, count] of shared) if (count >= MIN_SHARED_WORDS) yield [earlier, later];
+  }
+}
+
+/**
+ * The earlier statement a revising one replaces: of another meeting, sharing a subject word, the
+ * one whose subject is closest. A revision says in words that it changes a decision, so one
+ * shared word ("the checklist") is enough where a plain comparison needs two and a close subject.
+ */
+function revised(statements: Statement[], later: number): Disagreement | null {
+  const revising = statements[later] as Statement;
+  if (!REVISES.test(revising.text)) return null;
+  const subject = subjectWords(revising.subject);
+  let best: { earlier: number; shared: string[]; jaccard: number } | null = null;
+  for (const [earlier, statement] of statements.slice(0, later).entries()) {
+    if (statement.videoId === revising.videoId || statement.date > revising.date) continue;
+    const { shared, jaccard } = subjectOverlap(subjectWords(statement.subject), subject);
+    if (shared.length > 0 && (!best || jaccard > best.jaccard)) best = { earlier, shared, jaccard };
+  }
+  if (!best) return null;
+  return {
+    earlier: best.earlier,
+    later,
+    verdict: {
+      kind: 'superseded',
+      signal: 'revision',
+      confidence: round2(Math.min(1, 0.6 * best.jaccard + STRENGTH.revision)),
+      shared: inTextOrder(best.shared, revising.text),
+    },
+  };
+}
+
+/**
+ * Every pair of statements that disagree, statements given oldest first: value and negation
+ * conflicts between statements about the same subject, and revisions that say what they replace.
+ */
+export function findDisagreements(statements: Statement[]): Disagreement[] {
+  const found: Disagreement[] = [];
+  for (const [earlier, later] of candidatePairs(statements)) {
+    const verdict = compareStatements(statements[earlier] as Statement, statements[later] as Statement);
+    if (verdict) found.push({ earlier, later, verdict });
+  }
+  for (const later of statements.keys()) {
+    const revision = revised(statements, later);
+    if (revision && !found.some((pair) => pair.earlier === revision.earlier && pair.later === later)) {
+      found.push(revision);
+    }
+  }
+  return found;
 }

@@ -3,11 +3,10 @@ import { v5 as uuidv5 } from 'uuid';
 import type { AppContext } from '../../context.ts';
 import { knowledgeItems } from '../../db/schema/index.ts';
 import type { AuthUser } from '../auth/sessions.ts';
-import { compareStatements, readableSubject, type Statement, type Verdict } from './conflicts-rules.ts';
+import { findDisagreements, readableSubject, type Statement, type Verdict } from './conflicts-rules.ts';
 import { liveItems } from './gaps.ts';
 import type { ConflictsQuery } from './gaps-schemas.ts';
 import { resolveAiScope } from './scope.ts';
-import { subjectWords } from './word-sets.ts';
 
 /** Statements compared per request: the most recent, so that a large organization stays fast. */
 const MAX_STATEMENTS = 2000;
@@ -54,21 +53,6 @@ async function statementsOf(context: AppContext, organizationId: string, since: 
     .sort((a, b) => a.date.getTime() - b.date.getTime() || a.start - b.start);
 }
 
-/** Pairs that share at least two subject words: the only ones that can be about the same subject. */
-function* candidatePairs(statements: Said[]): Generator<[number, number]> {
-  const saidBy = new Map<string, number[]>();
-  for (const [later, statement] of statements.entries()) {
-    const shared = new Map<number, number>();
-    for (const word of subjectWords(statement.subject)) {
-      for (const earlier of saidBy.get(word) ?? []) shared.set(earlier, (shared.get(earlier) ?? 0) + 1);
-      const saying = saidBy.get(word);
-      if (saying) saying.push(later);
-      else saidBy.set(word, [later]);
-    }
-    for (const [earlier, count] of shared) if (count >= 2) yield [earlier, later];
-  }
-}
-
 /**
  * `GET /ai/gaps/conflicts`: statements of the organization's live meetings that disagree. Pairs
  * that disagree are joined into one conflict when they share a statement (March → April → May is
@@ -84,13 +68,8 @@ export async function listConflicts(context: AppContext, user: AuthUser, query: 
     while (parent[index] !== index) index = parent[index] as number;
     return index;
   };
-  const verdicts: { earlier: number; later: number; verdict: Verdict }[] = [];
-  for (const [earlier, later] of candidatePairs(statements)) {
-    const verdict = compareStatements(statements[earlier] as Said, statements[later] as Said);
-    if (!verdict) continue;
-    verdicts.push({ earlier, later, verdict });
-    parent[root(earlier)] = root(later);
-  }
+  const verdicts = findDisagreements(statements);
+  for (const { earlier, later } of verdicts) parent[root(earlier)] = root(later);
   const groups = new Map<number, typeof verdicts>();
   for (const found of verdicts) {
     const group = groups.get(root(found.later));

@@ -10,7 +10,7 @@ const DAY = 86_400_000;
 const gapId = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
 describe('GET /ai/gaps', () => {
-  const ctx = useTestApp();
+  const ctx = useTestApp({ env: { AI_METER_LOCAL: 'true' } });
   let crew: Team;
   let otto: SignedUpUser;
   const titles: Record<string, string> = {};

@@ -19,6 +19,7 @@ const promptOf = (body: unknown) => (body as { messages: { role: string; content
 
 const settings = (overrides: Partial<Config['ai']> = {}): Config['ai'] => ({
   provider: 'openai',
+  meterLocal: false,
   baseUrl: `${stub.url}/v1`,
   apiKey: 'test-key',
   model: 'stub-model',

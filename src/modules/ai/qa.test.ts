@@ -11,7 +11,7 @@ import { NO_RECORDINGS_ANSWER, NOT_FOUND_ANSWER } from './engine.ts';
 const ROADMAP = readFileSync(new URL('../search/fixtures/roadmap-review.vtt', import.meta.url), 'utf8');
 
 describe('POST /ai/qa and GET /ai/gaps', () => {
-  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '12' } });
+  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '12', AI_METER_LOCAL: 'true' } });
   let alice: SignedUpUser;
   let otto: SignedUpUser;
   let roadmapId: string;

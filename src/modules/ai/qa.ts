@@ -7,7 +7,7 @@ import type { AuthUser } from '../auth/sessions.ts';
 import { embedQuery } from '../search/embeddings.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
 import { retrieveStretches } from '../search/stretch-retrieval.ts';
-import { AI_COSTS, chargeCredits, requireCredits } from './budget.ts';
+import { chargeCredits, creditsFor, requireCredits } from './budget.ts';
 import {
   type AnswerEngine,
   type EngineAnswer,
@@ -126,7 +126,7 @@ export async function keepQuestion(
   await chargeCredits(tx, context, {
     organizationId,
     feature: input.source,
-    credits: AI_COSTS[input.source],
+    credits: creditsFor(context.config, input.source),
   });
   await recordActivity(tx, {
     organizationId,
@@ -148,7 +148,7 @@ export async function askQuestion(
 ): Promise<AnswerView> {
   const scope = await resolveAiScope(context.db, user, input);
   const { organizationId } = scope;
-  await requireCredits(context.db, context, { organizationId, credits: AI_COSTS.qa });
+  await requireCredits(context.db, context, { organizationId, credits: creditsFor(context.config, 'qa') });
   const result = await answerQuestion(context, engine, { question: input.question, scope });
   const followUps = await followUpQuestions(
     context.db,

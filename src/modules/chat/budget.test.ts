@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { signUpUser } from '../../../test/helpers/factories.ts';
+import { waitForKnowledge } from '../../../test/helpers/knowledge.ts';
 import { requester } from '../../../test/helpers/requests.ts';
 import { postVideo, ROADMAP } from './test-support.ts';
 
 describe('chat and the AI budget', () => {
-  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '3' } });
+  // Extraction of the one meeting (2 credits), then three chat turns.
+  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '5', AI_METER_LOCAL: 'true' } });
   const request = requester(ctx);
 
   it('charges one credit per answered message and refuses with 429 once the month is spent', async () => {
     const alice = await signUpUser(ctx().app, { name: 'Alice' });
-    await postVideo(ctx, alice, { title: 'Roadmap', transcript: ROADMAP });
+    await waitForKnowledge(
+      ctx().database.db,
+      await postVideo(ctx, alice, { title: 'Roadmap', transcript: ROADMAP }),
+    );
     const first = await request(alice, 'POST', '/chat/conversations', {
       message: 'When is the launch date?',
     });
@@ -48,7 +53,7 @@ describe('chat and the AI budget', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     }
     const budget = (await request(alice, 'GET', '/ai/budget')).json();
-    expect(budget).toMatchObject({ used: 3, remaining: 0 });
+    expect(budget).toMatchObject({ used: 5, remaining: 0 });
     expect(budget.byFeature).toContainEqual({ feature: 'chat', credits: 3, operations: 3 });
     // Refused turns left nothing behind: no new conversation, no new message.
     const listed = (await request(alice, 'GET', '/chat/conversations')).json();

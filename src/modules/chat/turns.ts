@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { chatConversations, chatMessages } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
-import { AI_COSTS, requireCredits } from '../ai/budget.ts';
+import { creditsFor, requireCredits } from '../ai/budget.ts';
 import type { AnswerEngine } from '../ai/engine.ts';
 import { answerQuestion, keepQuestion } from '../ai/qa.ts';
 import { resolveAiScope } from '../ai/scope.ts';
@@ -64,7 +64,10 @@ export async function prepareTurn(
     earlier = previous.map((row) => row.content).reverse();
   }
   const scope = await resolveAiScope(db, user, scopeInput);
-  await requireCredits(db, context, { organizationId: scope.organizationId, credits: AI_COSTS.chat });
+  await requireCredits(db, context, {
+    organizationId: scope.organizationId,
+    credits: creditsFor(context.config, 'chat'),
+  });
   return { user, conversationId, title, content: input.content, scope, earlier };
 }
 

@@ -11,7 +11,7 @@ const LIMIT = 5;
 type Trend = { topic: { name: string }; current: number; changePercent: number | null };
 
 describe('GET /ai/insights', () => {
-  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: String(LIMIT) } });
+  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: String(LIMIT), AI_METER_LOCAL: 'true' } });
   let alice: SignedUpUser;
   let bea: SignedUpUser;
   let otto: SignedUpUser;

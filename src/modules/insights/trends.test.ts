@@ -17,7 +17,7 @@ type TopicTrend = {
 };
 
 describe('GET /ai/insights/trends', () => {
-  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '100' } });
+  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '100', AI_METER_LOCAL: 'true' } });
   let alice: SignedUpUser;
   let otto: SignedUpUser;
   const aliceTopics = new Set<string>();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Extraction, TranscriptTurn } from './extraction.ts';
 import { productMeeting, SUBJECT_CHANGE_TURN } from './fixtures/product-meeting.ts';
-import { createLocalExtractor, extractLocally, subjectOf } from './local-extractor.ts';
+import { createLocalExtractor, extractLocally, MAX_EXTRACTED_WORDS, subjectOf } from './local-extractor.ts';
 
 const { title, turns, meetingDate } = productMeeting;
 const extraction = extractLocally(title, turns, meetingDate);
@@ -230,6 +230,23 @@ describe('local extractor on little or no speech', () => {
       items: [],
       topics: [],
     });
+  });
+
+  it('reads the first MAX_EXTRACTED_WORDS words of a transcript too long to read whole', () => {
+    const filler = Array.from({ length: 1_000 }, (_, at) => `the budget line ${at} looks fine to me`).join(
+      ' ',
+    );
+    const long = Array.from({ length: Math.ceil(MAX_EXTRACTED_WORDS / 7_000) + 1 }, (_, at) =>
+      turn(at, 'A', filler),
+    );
+    const late = turn(long.length, 'B', 'Maria will send the final contract by Friday.');
+    const extraction = extractLocally('Marathon', [...long, late], meetingDate);
+    expect(extraction.chapters.at(-1)?.end).toBeLessThan(late.start);
+    expect(extraction.items.map((item) => item.text)).not.toContain(late.text);
+    // Said early enough, the same words are read.
+    expect(
+      extractLocally('Short', [long[0] as TranscriptTurn, { ...late, index: 1 }], meetingDate).items,
+    ).toEqual([expect.objectContaining({ kind: 'action_item', owner: 'Maria' })]);
   });
 
   it('gives one chapter titled after the meeting when nothing is said at length', () => {

@@ -21,8 +21,27 @@ export function createLocalExtractor(): KnowledgeExtractor {
   };
 }
 
+/**
+ * Words read, at most: about six and a half hours of speech, two seconds of work. Extraction runs
+ * on the server's event loop; a 25 MiB transcript read whole would hold it for minutes.
+ */
+export const MAX_EXTRACTED_WORDS = 60_000;
+
+/** The turns from the start that hold at most `MAX_EXTRACTED_WORDS` words. */
+function readable(turns: TranscriptTurn[]): TranscriptTurn[] {
+  let words = 0;
+  const kept: TranscriptTurn[] = [];
+  for (const turn of turns) {
+    if (turn.text.trim() === '') continue;
+    words += turn.text.split(/\s+/).length;
+    if (words > MAX_EXTRACTED_WORDS) break;
+    kept.push(turn);
+  }
+  return kept;
+}
+
 export function extractLocally(title: string, turns: TranscriptTurn[], meetingDate: Date): Extraction {
-  const spoken = turns.filter((turn) => turn.text.trim() !== '');
+  const spoken = readable(turns);
   if (spoken.length === 0) return { summary: [], chapters: [], items: [], topics: [] };
   const doc = analyse(spoken);
   const mentions = withoutShadowed(

@@ -18,6 +18,7 @@ beforeEach(() => stub.reset());
 
 const settings: Config['ai'] = {
   provider: 'openai',
+  meterLocal: false,
   baseUrl: `${stub.url}/v1`,
   apiKey: 'test-key',
   model: 'stub-model',

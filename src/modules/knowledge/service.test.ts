@@ -15,7 +15,7 @@ import { ROADMAP } from '../chat/test-support.ts';
 import type { Extraction, KnowledgeExtractor, TranscriptTurn } from './extraction.ts';
 import { extractVideoKnowledge, requestMissingKnowledge } from './service.ts';
 
-const ctx = useTestApp();
+const ctx = useTestApp({ env: { AI_METER_LOCAL: 'true' } });
 const db = () => ctx().database.db;
 /** The request the extraction job got for the video's latest transcript, once that job is done. */
 const latestRequest = async (videoId: string) => ({

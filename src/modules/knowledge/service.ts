@@ -12,7 +12,7 @@ import {
 } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 import type { JobDefinition } from '../../jobs/queue.ts';
-import { AI_COSTS, type BudgetContext, chargeCredits, requireCredits } from '../ai/budget.ts';
+import { type BudgetContext, chargeCredits, creditsFor, requireCredits } from '../ai/budget.ts';
 import { transcriptSegmentsOf } from '../transcripts/segments.ts';
 import { meetingDate } from '../videos/meetings.ts';
 import type { Extraction, KnowledgeExtractor } from './extraction.ts';
@@ -93,7 +93,7 @@ export async function extractVideoKnowledge(
     .where(eq(videos.id, request.videoId));
   if (!video || video.isDeleted) return;
   const requestedAt = new Date(request.requestedAt);
-  const credits = { organizationId: video.organizationId, credits: AI_COSTS.extraction };
+  const credits = { organizationId: video.organizationId, credits: creditsFor(context.config, 'extraction') };
   try {
     await requireCredits(db, context, credits);
   } catch (error) {

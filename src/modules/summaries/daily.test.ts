@@ -6,7 +6,7 @@ import { insertVideo } from '../transcripts/test-support.ts';
 import { moveClockTo, ROADMAP, spendCredits, storePassages } from './test-support.ts';
 
 describe('GET /ai/summaries/daily', () => {
-  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '20' } });
+  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '20', AI_METER_LOCAL: 'true' } });
   let alice: SignedUpUser;
   let otto: SignedUpUser;
   const video: Record<string, string> = {};

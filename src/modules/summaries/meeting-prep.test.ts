@@ -92,7 +92,7 @@ const TOPICS: Record<number, Array<{ name: string; mentions: number }>> = {
 const dateOf = (number: number) => new Date(Date.UTC(2026, 9, 9 + 7 * (number - 1), 10)).toISOString();
 
 describe('POST /ai/summaries/meeting-prep', () => {
-  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '30' } });
+  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '30', AI_METER_LOCAL: 'true' } });
   let alice: SignedUpUser;
   let otto: SignedUpUser;
   let seriesId: string;

@@ -5,7 +5,7 @@ import { series, topics, videos, videoTopics } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
 import { utcDay } from '../../lib/clock.ts';
 import { counted } from '../../lib/text.ts';
-import { AI_COSTS, chargeCredits, requireCredits } from '../ai/budget.ts';
+import { chargeCredits, creditsFor, requireCredits } from '../ai/budget.ts';
 import type { AnswerEngine, EngineAnswer } from '../ai/engine.ts';
 import { resolveAiScope } from '../ai/scope.ts';
 import type { AuthUser } from '../auth/sessions.ts';
@@ -129,7 +129,7 @@ export async function meetingPrep(
   const { organizationId } = await resolveAiScope(db, user, input);
   const seriesName = input.seriesId ? await requireSeriesName(db, organizationId, input.seriesId) : null;
   if (input.topicIds) await requireTopics(db, organizationId, input.topicIds);
-  const credits = { organizationId, credits: AI_COSTS.meeting_prep };
+  const credits = { organizationId, credits: creditsFor(context.config, 'meeting_prep') };
   await requireCredits(db, context, credits);
 
   const selects = Boolean(input.seriesId || input.videoIds || input.topicIds);

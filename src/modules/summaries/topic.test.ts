@@ -18,7 +18,7 @@ type Citation = {
 };
 
 describe('GET /ai/summaries/topic/{id}', () => {
-  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '20' } });
+  const ctx = useTestApp({ env: { AI_MONTHLY_CREDITS: '20', AI_METER_LOCAL: 'true' } });
   let alice: SignedUpUser;
   let otto: SignedUpUser;
   let topicId: string;

@@ -14,7 +14,10 @@ export function cue(phrase: string): RegExp {
 
 /** Verbs that make a choice when the team says it will do them ("we'll use", "we won't ship"). */
 const CHOICE_VERBS =
-  '(?:go with|use|stick with|drop|adopt|switch to|skip|postpone|cancel|target|launch|ship|include|keep|remove|choose|pick|buy|hire)';
+  '(?:go with|use|stick with|drop|adopt|switch to|skip|postpone|cancel|target|launch|ship|include|keep(?! \\p{L}+ing\\b)|remove|choose|pick|buy|hire)';
+
+/** Words that take back or replace what was decided before. */
+export const REVISED = String.raw`(?:on hold|reversed|replaced|overturned|cancelled|canceled|suspended|withdrawn)\b`;
 
 export const DECISION_CUES: RegExp[] = [
   cue(
@@ -30,13 +33,30 @@ export const DECISION_CUES: RegExp[] = [
   cue(String.raw`\bwe(?:'re| are) (?:not )?(?:going to|gonna) ${CHOICE_VERBS}\b`),
   cue(String.raw`\bwe(?:'ll| will| shall)(?: not)? ${CHOICE_VERBS}\b`),
   cue(String.raw`\bwe (?:won't|will not|shall not) ${CHOICE_VERBS}\b`),
+  // The team choosing as it speaks: "Then we postpone full offline mode." Only verbs that are a
+  // choice in the present too: "so we use that funding to…" describes, it does not decide.
+  cue(
+    String.raw`\b(?:then|so) we (?:go with|stick with|drop|adopt|switch to|skip|postpone|cancel|choose|pick)\b`,
+  ),
   cue(String.raw`\bfinal answer is\b`),
-  // A decision announced as such: "So, decision: search v2 ships…", "Decision on our side: …".
-  cue(String.raw`\bdecision(?: on (?:our|their|the) side| for now)?:`),
+  // A decision announced as such: "So, decision: …", "Decision on our side: …", "the decision stands: …".
+  cue(String.raw`\bdecision\b[^.:;?!]{0,25}:`),
+  // A decision revised: "The earlier decision to keep the checklist is on hold until…"
+  cue(String.raw`\b(?:earlier|previous|original|first) decision\b[^.;?!]{0,60}\b${REVISED}`),
 ];
+
+/** A sentence that announces the decision said next: "Then the decision changes. Search v2 moves…" */
+export const ANNOUNCES_DECISION = /\b(?:the|our) decision (?:changes|has changed|is this|is as follows)\W*$/i;
 
 /** Words before a cue that make it a condition or a report of doubt, not a decision ("if we agreed"). */
 export const NOT_DECIDED = /\b(?:if|whether|unless|once|when|before|until|maybe|perhaps)\s+[^,;.]*$/i;
+
+/**
+ * Words before a cue that make it a report of a decision taken elsewhere, not one taken now
+ * ("goes against what we agreed", "in the first sync we decided…").
+ */
+export const REPORTED =
+  /\b(?:what|which)\s*$|\b(?:in|at|during) (?:the|our|last|that)\b[^.;]*\b(?:sync|meeting|call|review|session)\b[^.;]*$/i;
 
 /** Words before a cue that make it a condition, not a commitment ("if you have to send…"). */
 export const CONDITIONAL = /\b(?:if|whether|unless|when)\s+[^,;.]*$/i;
@@ -55,10 +75,17 @@ export const TASK_VERBS = new Set(
   summarize implement build design create develop install deploy merge release migrate refactor
   clean sort order buy pay sign approve provide print invite remind coordinate plan produce
   record fill get put handle take talk work ask compare evaluate analyse analyze rewrite redo
-  remove replace cancel hire interview negotiate`
+  remove replace cancel hire interview negotiate add bring`
     .split(/\s+/)
     .filter(Boolean),
 );
+
+/**
+ * Verbs that are a task when a day is named with them ("Daniel owns the release for January 30",
+ * "I propose the experiment at the sync on January 22", "Tom adds the panels by February 4")
+ * and as often talk without one ("I'll add one thing", "I propose we move on").
+ */
+export const DATED_TASK_VERBS = new Set(['add', 'own', 'separate', 'split', 'propose', 'bring']);
 
 /** Verbs whose particle makes them a task (follow up, look into, find out, take care of…). */
 export const TASK_PARTICLES: Record<string, RegExp> = {
@@ -76,6 +103,8 @@ export const TASK_PARTICLES: Record<string, RegExp> = {
   talk: /^talk (?:to|with)\b/i,
   work: /^work on\b/i,
   ask: /^ask (?:\p{Lu}\p{L}+|the|them|him|her) (?:to|for|about)\b/u,
+  add: /^add (?:it|that|this|them) (?:to|in|into)\b/i,
+  bring: /^bring (?:it|this|that|them) to (?:the|our|a|next)\b/i,
 };
 
 /** How an action item's owner is found. */
@@ -86,6 +115,8 @@ export type ActionCue = {
   owner: OwnerRule;
   /** A due date must be said too: "I can send…" is an offer unless a day is named. */
   needsDate: boolean;
+  /** The words claim a task named before ("That is mine, due January 21"): no verb to check. */
+  claims?: true;
 };
 
 const ADVERBS =
@@ -123,9 +154,19 @@ export const ACTION_CUES: ActionCue[] = [
   },
   {
     // Actions read out in the first person: "I update the roadmap … by Wednesday January 14."
-    pattern: cue(String.raw`\bI${ADVERBS} (?<verb>\p{L}+)\b`),
+    // "Can I propose…" asks leave to do something in the meeting.
+    pattern: cue(
+      String.raw`(?<!\b(?:can|could|may|might|shall|should|would|do|did) )\bI${ADVERBS} (?<verb>\p{L}+)\b`,
+    ),
     owner: 'speaker',
     needsDate: true,
+  },
+  {
+    // "Two: a lock panel and an alert. That is mine, due January 21."
+    pattern: cue(String.raw`\b(?:that|this|it)(?:'s| is) mine\b`),
+    owner: 'speaker',
+    needsDate: true,
+    claims: true,
   },
   {
     pattern: cue(String.raw`\blet's make sure(?: that)? ${NAME} (?<verb>\p{L}+)`),

@@ -21,8 +21,8 @@ const OWN_PHRASES: Array<{ pattern: RegExp; due: (meeting: Date) => Date }> = [
 /** "last Friday", "two days ago": the past, which forward resolution would turn into the future. */
 const PAST = /\b(?:last|ago|yesterday|previous|past)\b/i;
 
-/** "in a few minutes", "at 3pm": a time of the meeting's day, not a due date. */
-const TIME_OF_DAY = /\b(?:minutes?|hours?|seconds?|o'clock|[ap]\.?m\.?)\b/i;
+/** "in a few minutes", "at 3pm", "for now": a time of the meeting's day, not a due date. */
+const TIME_OF_DAY = /\b(?:minutes?|hours?|seconds?|o'clock|[ap]\.?m\.?|now)\b/i;
 
 /**
  * The day a task is due, when the text says one ("by Friday", "next week", "tomorrow", "by the end

@@ -30,6 +30,10 @@ describe('decisions', () => {
     "We won't ship the tablet version before the summer.",
     'I think the final answer is the yellow casing with two buttons.',
     'So, decision: search v2 ships behind a feature flag on January 30.',
+    'Decision, then: we move transcript processing to the job queue.',
+    'For now the decision stands: the checklist stays, and Priya owns the redesign.',
+    'Then we postpone full offline mode.',
+    'The earlier decision to keep the checklist is on hold until the results are in.',
   ])('%s', (text) => {
     expect(only(text)).toMatchObject({ kind: 'decision', text, owner: null, dueDate: null, answered: null });
   });
@@ -42,8 +46,23 @@ describe('decisions', () => {
     'Maybe we agreed on that last time, I cannot remember.',
     'We will see how the numbers look in the spring.',
     "Um. But we 'll skip that.",
+    'Otherwise we will keep missing this class of problem.',
+    'In the first sync we decided to keep the checklist and make it more visible.',
+    'This contradicts what we decided last week about the checklist.',
   ])('not: %s', (text) => {
     expect(only(text)?.kind ?? null).not.toBe('decision');
+  });
+
+  it('takes the sentence after "the decision changes" as the decision, with the words that announce it', () => {
+    const items = itemsOf([
+      ['Maya', 'Then the decision changes. Search v2 moves to February 13, for everyone at once.'],
+    ]);
+    expect(items).toEqual([
+      expect.objectContaining({
+        kind: 'decision',
+        text: 'Then the decision changes. Search v2 moves to February 13, for everyone at once.',
+      }),
+    ]);
   });
 });
 
@@ -59,6 +78,22 @@ describe('action items', () => {
     ['Ana', 'I can prepare the budget by the end of the month.', 'Ana', 'Ana', '2024-03-31'],
     ['Maya', 'Daniel prepares the night batch job by March 23.', 'Daniel', 'Maya', '2024-03-23'],
     ['Maya', 'I update the roadmap by Friday.', 'Maya', 'Maya', '2024-03-08'],
+    // Particles read on the verb as said ("sets up", "gets back to").
+    ['Maya', 'Tom sets up alerting on the batch by March 26.', 'Tom', 'Maya', '2024-03-26'],
+    ['Lena', 'Maya gets back to Sam on single sign-on by March 13.', 'Maya', 'Lena', '2024-03-13'],
+    // Verbs that are tasks when a day is named with them.
+    ['Maya', 'Daniel owns the search release behind the flag for March 30.', 'Daniel', 'Maya', '2024-03-30'],
+    [
+      'Maya',
+      "Daniel also separates the indexer's connection pool by March 16.",
+      'Daniel',
+      'Maya',
+      '2024-03-16',
+    ],
+    ['Aisha', 'Tom adds the queue depth panels by March 14.', 'Tom', 'Aisha', '2024-03-14'],
+    ['Priya', 'I propose the experiment at the sync on March 22.', 'Priya', 'Priya', '2024-03-22'],
+    ['Tom', 'I will add that to the on-call guide.', 'Tom', 'Tom', null],
+    ['Tom', 'That is mine, due March 21.', 'Tom', 'Tom', '2024-03-21'],
   ])('%s: %s', (speaker, text, owner, said, dueDate) => {
     expect(only(text, speaker)).toMatchObject({ kind: 'action_item', text, owner, speaker: said, dueDate });
   });
@@ -77,6 +112,16 @@ describe('action items', () => {
     expect(taken.map((item) => [item.kind, item.owner])).toEqual([['action_item', 'Ben']]);
   });
 
+  it('reads the due date from the reply that takes a request on', () => {
+    const items = itemsOf([
+      ['Tom', 'Aisha, can you write that into the release checklist?'],
+      ['Aisha', 'Yes, by March 19.'],
+    ]);
+    expect(items.map((item) => [item.kind, item.owner, item.dueDate])).toEqual([
+      ['action_item', 'Aisha', '2024-03-19'],
+    ]);
+  });
+
   it("names the owner by the speaker's full label when one speaker has that name", () => {
     const items = itemsOf([
       ['Maria Lopez', 'Thanks for the numbers, they look fine to me.'],
@@ -90,6 +135,8 @@ describe('action items', () => {
     "I'll be quick, we have ten minutes left.",
     "I'll try to draw an elephant on the board.",
     "I'll just add one thing about the budget.",
+    'I propose we move on to the budget.',
+    'Daniel owns the release for now.',
     "I'm going to present the agenda now.",
     'I will be Sebastian the project manager today.',
     'I can send it if you want.',

@@ -3,10 +3,13 @@ import {
   ACCEPTS,
   ACTION_CUES,
   type ActionCue,
+  ANNOUNCES_DECISION,
   CONDITIONAL,
+  DATED_TASK_VERBS,
   DECISION_CUES,
   NOT_DECIDED,
   QUESTION_TAGS,
+  REPORTED,
   TASK_PARTICLES,
   TASK_VERBS,
 } from './cues.ts';
@@ -30,19 +33,21 @@ const REPLY_TURNS = 2;
  */
 export function findItems(doc: Document, meetingDate: Date): ExtractedItem[] {
   const items: Array<ExtractedItem & { turn: number }> = [];
-  for (const sentence of doc.sentences) {
+  for (const [at, sentence] of doc.sentences.entries()) {
     const action = findAction(doc, sentence, meetingDate);
-    const decision = findDecision(sentence);
+    const previous = doc.sentences[at - 1];
+    const announced = previous?.turn === sentence.turn && ANNOUNCES_DECISION.test(previous.text);
+    const decision = announced ? announcedDecision(previous, sentence) : findDecision(sentence);
     const found =
       action && (action.owner || action.dueDate || !decision)
         ? action
         : (decision ?? findQuestion(doc, sentence));
     if (!found) continue;
-    const item = { ...found, subject: subjectOf(found.text), turn: sentence.turn };
+    const kept = { ...found, subject: subjectOf(found.text), turn: sentence.turn };
     // "Um. But we'll skip that.": a decision must say what about, in two words at least.
-    if (item.kind === 'decision' && item.subject.split(' ').filter(Boolean).length < MIN_DECISION_WORDS)
+    if (kept.kind === 'decision' && kept.subject.split(' ').filter(Boolean).length < MIN_DECISION_WORDS)
       continue;
-    if (!items.some((earlier) => restates(item, earlier))) items.push(item);
+    if (!items.some((earlier) => restates(kept, earlier))) items.push(kept);
   }
   return items.map(({ turn, ...item }) => item);
 }
@@ -72,25 +77,35 @@ function findDecision(sentence: Sentence): Found | null {
   for (const pattern of DECISION_CUES) {
     for (const match of sentence.text.matchAll(pattern)) {
       if (isAsked(sentence.text, match.index)) continue;
-      if (NOT_DECIDED.test(sentence.text.slice(0, match.index))) continue;
+      const before = sentence.text.slice(0, match.index);
+      if (NOT_DECIDED.test(before) || REPORTED.test(before)) continue;
       return item('decision', sentence, match.index);
     }
   }
   return null;
 }
 
+/** The decision with the words that announce it: "Then the decision changes." says it replaces one. */
+function announcedDecision(announcement: Sentence, sentence: Sentence): Found {
+  const found = item('decision', sentence, 0);
+  return { ...found, text: `${announcement.text} ${found.text}` };
+}
+
 function findAction(doc: Document, sentence: Sentence, meetingDate: Date): Found | null {
   for (const rule of ACTION_CUES) {
     for (const match of sentence.text.matchAll(rule.pattern)) {
-      const verb = match.groups?.verb;
-      if (!verb || !isTask(verb, sentence.text.slice(match.index + match[0].length - verb.length))) continue;
       // A request is asked ("can you send…?"); anything else asked is a question, not a task.
       if (rule.owner !== 'addressee' && isAsked(sentence.text, match.index)) continue;
       if (CONDITIONAL.test(sentence.text.slice(0, match.index))) continue;
       const found = item('action_item', sentence, match.index);
+      // "Aisha, can you write that into the checklist?" — "Yes, by January 19.": the reply names the day.
+      const reply = rule.owner === 'addressee' ? replyTo(doc, sentence) : undefined;
+      const dueDate = dueDateIn(found.text, meetingDate) ?? (reply ? replyDate(reply, meetingDate) : null);
+      const verb = match.groups?.verb;
+      const rest = verb ? sentence.text.slice(match.index + match[0].length - verb.length) : '';
+      if (!rule.claims && (!verb || !isTask(verb, rest, dueDate !== null))) continue;
       const owner = ownerOf(doc, sentence, rule, match.groups ?? {});
       if (owner === undefined) continue;
-      const dueDate = dueDateIn(found.text, meetingDate);
       if (rule.needsDate && !dueDate) continue;
       // A request nobody takes on and with no day to it is talk ("could you check…?").
       if (rule.owner === 'addressee' && !owner && !dueDate) continue;
@@ -100,13 +115,14 @@ function findAction(doc: Document, sentence: Sentence, meetingDate: Date): Found
   return null;
 }
 
-function isTask(verb: string, rest: string): boolean {
-  const base = [verb, verb.replace(/e?s$/i, ''), verb.replace(/s$/i, '')]
-    .map((form) => form.toLowerCase())
-    .find((form) => TASK_VERBS.has(form));
+/** Whether `verb` (as said, "sets"), followed by `rest` ("sets up alerting…"), names a task. */
+function isTask(verb: string, rest: string, dated: boolean): boolean {
+  const forms = [verb, verb.replace(/e?s$/i, ''), verb.replace(/s$/i, '')].map((form) => form.toLowerCase());
+  if (dated && forms.some((form) => DATED_TASK_VERBS.has(form))) return true;
+  const base = forms.find((form) => TASK_VERBS.has(form));
   if (!base) return false;
   const particle = TASK_PARTICLES[base];
-  return !particle || particle.test(rest);
+  return !particle || particle.test(base + rest.slice(verb.length));
 }
 
 function item(kind: Found['kind'], sentence: Sentence, at: number): Found {
@@ -177,11 +193,19 @@ function fullName(doc: Document, name: string): string {
   return labels.size === 1 ? ([...labels][0] as string) : name;
 }
 
-/** The speaker of the next turn by someone else, when it takes the request on ("Sure, I will…"). */
-function taker(doc: Document, sentence: Sentence): string | null {
+/** The next turn by someone else, when it takes the request on ("Sure, I will…", "Yes, by Friday."). */
+function replyTo(doc: Document, sentence: Sentence) {
   for (const turn of doc.turns.slice(sentence.turn + 1, sentence.turn + 1 + REPLY_TURNS)) {
     if (turn.speaker === sentence.speaker) continue;
-    return ACCEPTS.test(turn.text) ? turn.speaker : null;
+    return ACCEPTS.test(turn.text) ? turn : undefined;
   }
-  return null;
+  return undefined;
 }
+
+/** A reply short enough that a day in it is the request's due date ("Yes, by January 19."). */
+const MAX_DATED_REPLY_WORDS = 10;
+const replyDate = (reply: { text: string }, meetingDate: Date) =>
+  reply.text.split(/\s+/).length <= MAX_DATED_REPLY_WORDS ? dueDateIn(reply.text, meetingDate) : null;
+
+/** The one who takes a request on in the next turns, when nobody was called by name. */
+const taker = (doc: Document, sentence: Sentence) => replyTo(doc, sentence)?.speaker ?? null;
