@@ -13,10 +13,11 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { registerAuthentication } from './http/auth.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { answerClientError, registerErrorHandling, sendError, toAppError } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerTextGuard } from './http/text-guard.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { activityRoutes } from './modules/activity/routes.ts';
@@ -99,6 +100,10 @@ export async function buildApp(deps: AppDeps) {
     },
     logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The router's own errors (a path id too long, bad percent-encoding) in the one error shape.
+    frameworkErrors: (error, request, reply) => sendError(reply, toAppError(error, request)),
+    // Requests Node's HTTP parser refuses before Fastify sees them, in the one error shape too.
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -106,6 +111,7 @@ export async function buildApp(deps: AppDeps) {
   // JSON is the only request body format; routes that take other formats register their own parser.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
+  registerTextGuard(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -118,6 +124,8 @@ export async function buildApp(deps: AppDeps) {
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
+    // Answers carry private data unless a route says otherwise: no proxy or browser keeps them.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
   // Security headers, computed once (the Fastify wrapper rebuilds its middleware on every request).

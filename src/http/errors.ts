@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -89,7 +91,34 @@ const fastifyClientErrors: Record<string, { status: number; code: string; messag
   },
   FST_ERR_CTP_INVALID_TYPE: { status: 400, code: 'BAD_REQUEST', message: 'Invalid Content-Type header' },
   FST_ERR_BAD_URL: { status: 404, code: 'NOT_FOUND', message: 'Not found' },
+  // A path id longer than any id: it names nothing, as a malformed id does.
+  FST_ERR_MAX_PARAM_LENGTH: { status: 404, code: 'NOT_FOUND', message: 'Not found' },
 };
+
+/** What Node's HTTP parser refuses, by its error code; anything else is a plain bad request. */
+const parserErrors: Record<string, { status: number; code: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: 'HEADERS_TOO_LARGE',
+    message: 'The request line and headers are too large (16 KiB at most)',
+  },
+  HPE_URI_TOO_LONG: { status: 414, code: 'URI_TOO_LONG', message: 'The request URL is too long' },
+};
+const BAD_REQUEST = { status: 400, code: 'BAD_REQUEST', message: 'Malformed HTTP request' };
+
+/**
+ * Fastify's `clientErrorHandler`: answers a request Node could not parse (control characters in a
+ * header, headers over the limit) in the error shape, then closes the connection.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex) {
+  if (!socket.writable) return;
+  const { status, code, message } = (error.code && parserErrors[error.code]) || BAD_REQUEST;
+  const body = JSON.stringify({ success: false, error: message, code } satisfies ErrorBody);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
 
 export function sendError(reply: FastifyReply, error: AppError) {
   if (error.headers) reply.headers(error.headers);
@@ -123,6 +152,12 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
 
 export const routeNotFound = (request: FastifyRequest) =>
   errors.notFound(`Route ${request.method} ${request.url.split('?')[0]} not found`);
+
+/** A field left out reads "Required", not "Invalid input: expected string, received undefined". */
+z.config({
+  customError: (issue) =>
+    issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined,
+});
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) =>

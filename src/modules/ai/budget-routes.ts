@@ -58,10 +58,10 @@ export const aiBudgetRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = as
           `This month's AI credits of an organization (any member). Credits per operation with an ` +
           `OpenAI-compatible model (AI_PROVIDER=openai): ${costs}; the local engine is free and not metered. ` +
           'an operation over the budget answers 429 AI_BUDGET_EXCEEDED with Retry-After. ' +
-          'Default: your default organization; one you do not belong to is a 400 (the spec lists no 403 or 404)',
+          'Default: your default organization; one you do not belong to is a 403',
         security,
         querystring: budgetQuery,
-        response: { 200: aiBudgetSchema, ...errorResponses(400, 401) },
+        response: { 200: aiBudgetSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => aiBudget(context, requireAuth(request).user, request.query.organizationId),

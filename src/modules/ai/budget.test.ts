@@ -309,12 +309,11 @@ describe('AI credit budget', () => {
     await charge(owner.organizationId, 'qa');
     for (const organizationId of [owner.organizationId, unknownId]) {
       const response = await getBudget(outsider, `?organizationId=${organizationId}`);
-      expect(response.statusCode).toBe(400);
+      expect(response.statusCode).toBe(403);
       expect(response.json()).toStrictEqual({
         success: false,
-        error: 'Invalid request',
-        code: 'VALIDATION_ERROR',
-        details: [{ path: 'querystring.organizationId', message: 'is not an organization you belong to' }],
+        error: 'You are not a member of this organization',
+        code: 'NOT_A_MEMBER',
       });
     }
   });

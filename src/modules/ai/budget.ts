@@ -191,14 +191,14 @@ export type AiBudgetView = {
 
 /**
  * The month's usage of an organization the caller belongs to: the one named, else the caller's
- * default. Anything else is 404 "Organization not found" (the spec lists no 403 for this read).
+ * default. Naming another is a 403, as on every AI route.
  */
 export async function aiBudget(
   context: AppContext,
   caller: AuthUser,
   requestedOrganizationId: string | undefined,
 ): Promise<AiBudgetView> {
-  // The organization as every AI route resolves it: a non-member's is a 400 like QA's.
+  // The organization as every AI route resolves it: a non-member naming it gets the 403 of QA.
   const { organizationId } = await resolveAiScope(
     context.db,
     caller,

@@ -181,10 +181,12 @@ describe('GET /ai/gaps/conflicts', () => {
       expect(response.json().details).toMatchObject([{ path: 'querystring.days' }]);
     }
     const foreign = await get(otto, `/ai/gaps/conflicts?organizationId=${crew.organizationId}`);
-    expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().details).toStrictEqual([
-      { path: 'querystring.organizationId', message: 'is not an organization you belong to' },
-    ]);
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toStrictEqual({
+      success: false,
+      error: 'You are not a member of this organization',
+      code: 'NOT_A_MEMBER',
+    });
     expect((await get(null, '/ai/gaps/conflicts')).statusCode).toBe(401);
   });
 });

@@ -8,7 +8,7 @@ import { conflictsQuery, conflictsSchema, gapsPage, gapsQuery } from './gaps-sch
 
 const tags = ['AI'];
 const organizationRule =
-  'Any member may read them; default: your default organization, one you do not belong to is a 400. ' +
+  'Any member may read them; default: your default organization, one you do not belong to is a 403. ' +
   'Deleted videos never contribute. Reads knowledge already extracted (and paid for): costs no credits.';
 
 /** What the organization's knowledge lacks, and where it contradicts itself. */
@@ -31,7 +31,7 @@ export const aiGapsRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
           `recently seen. ${organizationRule}`,
         security,
         querystring: gapsQuery,
-        response: { 200: gapsPage, ...errorResponses(400, 401) },
+        response: { 200: gapsPage, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => listGaps(context, requireAuth(request).user, request.query),
@@ -51,7 +51,7 @@ export const aiGapsRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
           `At most 100 conflicts, most recent first. ${organizationRule}`,
         security,
         querystring: conflictsQuery,
-        response: { 200: conflictsSchema, ...errorResponses(400, 401) },
+        response: { 200: conflictsSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => listConflicts(context, requireAuth(request).user, request.query),

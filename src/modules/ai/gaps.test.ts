@@ -259,10 +259,12 @@ describe('GET /ai/gaps', () => {
       expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path }] });
     }
     const foreign = await get(otto, `/ai/gaps?organizationId=${crew.organizationId}`);
-    expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().details).toStrictEqual([
-      { path: 'querystring.organizationId', message: 'is not an organization you belong to' },
-    ]);
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toStrictEqual({
+      success: false,
+      error: 'You are not a member of this organization',
+      code: 'NOT_A_MEMBER',
+    });
     expect((await get(null, '/ai/gaps')).statusCode).toBe(401);
   });
 });

@@ -132,9 +132,24 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
       question: 'When is the launch date?',
       organizationId: otto.organizationId,
     });
-    expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().details).toEqual([
-      { path: 'body.organizationId', message: 'is not an organization you belong to' },
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toStrictEqual({
+      success: false,
+      error: 'You are not a member of this organization',
+      code: 'NOT_A_MEMBER',
+    });
+    // Another organization's channel, series or collection narrows nothing: it is refused.
+    const ottoChannel = await request(otto, 'POST', '/channels', {
+      organizationId: otto.organizationId,
+      name: 'Otto',
+    });
+    const narrowed = await ask(alice, {
+      question: 'When is the launch date?',
+      channelId: ottoChannel.json().id,
+    });
+    expect(narrowed.statusCode).toBe(400);
+    expect(narrowed.json().details).toStrictEqual([
+      { path: 'body.channelId', message: 'is not a channel of the organization' },
     ]);
     const ottoVideo = (await request(otto, 'GET', `/videos?organizationId=${otto.organizationId}`)).json()
       .data[0].id;

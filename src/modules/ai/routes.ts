@@ -26,7 +26,7 @@ export const aiRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (a
           '`AI_PROVIDER=openai`, a failing provider answers 502 `AI_PROVIDER_ERROR` and nothing is charged.',
         security,
         body: qaBody,
-        response: { 201: answerSchema, ...errorResponses(400, 401, 429, 502) },
+        response: { 201: answerSchema, ...errorResponses(400, 401, 403, 429, 502) },
       },
     },
     async (request, reply) =>

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { videos } from '../../db/schema/index.ts';
+import { channels, collections, series, videos } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { roleIn } from '../organizations/access.ts';
@@ -16,8 +16,9 @@ type ScopeInput = {
 
 /**
  * The organization an AI request is about — the one named, else the caller's default — and
- * what it may read there. An organization the caller does not belong to, or videos that are not
- * readable in it, are errors of the request (400): the spec lists no 403 or 404 for these routes.
+ * what it may read there. Naming an organization the caller does not belong to is a 403, as
+ * everywhere (API.md); videos, a channel, a series or a collection that are not the
+ * organization's are errors of the request (400).
  */
 export async function resolveAiScope(
   db: Db,
@@ -26,15 +27,28 @@ export async function resolveAiScope(
   path = 'body',
 ): Promise<RetrievalScope & { organizationId: string }> {
   const organizationId = input.organizationId ?? user.defaultOrganizationId;
-  if (!organizationId || !(await roleIn(db, user.id, organizationId))) {
+  const member = organizationId ? await roleIn(db, user.id, organizationId) : null;
+  if (!organizationId || !member) {
+    if (input.organizationId)
+      throw errors.forbidden('You are not a member of this organization', 'NOT_A_MEMBER');
     throw errors.validation([
-      {
-        path: `${path}.organizationId`,
-        message: input.organizationId
-          ? 'is not an organization you belong to'
-          : 'is required (you have no default organization)',
-      },
+      { path: `${path}.organizationId`, message: 'is required (you have no default organization)' },
     ]);
+  }
+  for (const [field, noun, table, id] of [
+    ['channelId', 'channel', channels, input.channelId],
+    ['seriesId', 'series', series, input.seriesId],
+    ['collectionId', 'collection', collections, input.collectionId],
+  ] as const) {
+    if (!id) continue;
+    const [found] = await db
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.id, id), eq(table.organizationId, organizationId)));
+    if (!found)
+      throw errors.validation([
+        { path: `${path}.${field}`, message: `is not a ${noun} of the organization` },
+      ]);
   }
   if (input.videoIds) {
     const found = await db

@@ -58,9 +58,20 @@ describe('password reset', () => {
 
   const invalidToken = { success: false, error: 'Invalid token', code: 'INVALID_TOKEN' };
 
-  it('mails a link, sets the new password with its token and revokes every session', async () => {
+  it('mails a link, sets the new password with its token and revokes every session and API key', async () => {
     const user = await signUpUser(testApp.app);
     const otherSession = (await signIn(user.email, user.password)).json().data.session.sessionId;
+    const minted = await testApp.app.inject({
+      method: 'POST',
+      url: '/users/me/api-keys',
+      headers: user.headers,
+      payload: { name: 'CI' },
+    });
+    expect(minted.statusCode, minted.body).toBe(201);
+    const apiKey = minted.json().key as string;
+    const withKey = () =>
+      testApp.app.inject({ method: 'GET', url: '/users/me', headers: { authorization: `Bearer ${apiKey}` } });
+    expect((await withKey()).statusCode).toBe(200);
 
     const requested = await requestReset(user.email);
     expect(requested.statusCode).toBe(200);
@@ -87,6 +98,8 @@ describe('password reset', () => {
       expect(session.statusCode).toBe(401);
       expect(session.json()).toMatchObject({ success: false, error: 'Invalid session' });
     }
+    // A key minted by whoever held the account before the reset opens nothing after it.
+    expect((await withKey()).statusCode).toBe(401);
 
     const oldPassword = await signIn(user.email, user.password);
     expect(oldPassword.statusCode).toBe(401);

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { passwordResetTokens, users } from '../../db/schema/index.ts';
+import { apiKeys, passwordResetTokens, users } from '../../db/schema/index.ts';
 import { addSeconds } from '../../lib/clock.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -90,7 +90,9 @@ export async function confirmPasswordReset(
       .update(passwordResetTokens)
       .set({ usedAt: now })
       .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
+    // A reset recovers an account: every credential minted before it goes, API keys included.
     await revokeAllSessions(tx, claimed.userId);
+    await tx.delete(apiKeys).where(eq(apiKeys.userId, claimed.userId));
     await recordActivity(tx, {
       organizationId: null,
       actorId: claimed.userId,

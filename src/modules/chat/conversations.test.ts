@@ -173,10 +173,12 @@ describe('chat conversations', () => {
     const listed = (await request(leaver, 'GET', '/chat/conversations')).json();
     expect(listed.data.map((c: { id: string }) => c.id)).toStrictEqual([home.id]);
     const named = await request(leaver, 'GET', `/chat/conversations?organizationId=${crew.organizationId}`);
-    expect(named.statusCode).toBe(400);
-    expect(named.json().details).toStrictEqual([
-      { path: 'querystring.organizationId', message: 'is not an organization you belong to' },
-    ]);
+    expect(named.statusCode).toBe(403);
+    expect(named.json()).toStrictEqual({
+      success: false,
+      error: 'You are not a member of this organization',
+      code: 'NOT_A_MEMBER',
+    });
   });
 
   it('refuses invalid input with 400 naming the fields', async () => {
@@ -190,7 +192,6 @@ describe('chat conversations', () => {
         ['body.title', 'body.message'],
       ],
       ['POST', '/chat/conversations', { organizationId: 'nope' }, ['body.organizationId']],
-      ['POST', '/chat/conversations', { organizationId: outsider.organizationId }, ['body.organizationId']],
       ['PATCH', `/chat/conversations/${mine.id}`, {}, ['body.title']],
       ['PATCH', `/chat/conversations/${mine.id}`, { title: '' }, ['body.title']],
       ['GET', '/chat/conversations?limit=0', undefined, ['querystring.limit']],
@@ -222,6 +223,21 @@ describe('chat conversations', () => {
           .sort(),
         url,
       ).toStrictEqual(paths.sort());
+    }
+  });
+
+  it('refuses an organization the caller does not belong to with 403', async () => {
+    for (const [url, payload] of [
+      ['/chat/conversations', { organizationId: outsider.organizationId }],
+      ['/ai/chat', { message: 'Hi', organizationId: outsider.organizationId }],
+    ] as const) {
+      const response = await request(crew.viewer, 'POST', url, payload);
+      expect(response.statusCode, url).toBe(403);
+      expect(response.json()).toStrictEqual({
+        success: false,
+        error: 'You are not a member of this organization',
+        code: 'NOT_A_MEMBER',
+      });
     }
   });
 

@@ -51,7 +51,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
         description: 'Only those in organizations you still belong to.',
         security,
         querystring: listConversationsQuery,
-        response: { 200: paginated(conversationSchema), ...errorResponses(400, 401) },
+        response: { 200: paginated(conversationSchema), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => listConversations(context.db, requireAuth(request).user, request.query),
@@ -69,7 +69,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
           `The title defaults to the start of the first message, else "New conversation". ${costs}`,
         security,
         body: createConversationBody,
-        response: { 201: conversationDetailSchema, ...errorResponses(400, 401, 429, 502) },
+        response: { 201: conversationDetailSchema, ...errorResponses(400, 401, 403, 429, 502) },
       },
     },
     async (request, reply) => {
@@ -194,7 +194,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
           `(404 when it is not yours). The scope fields narrow what this answer reads. ${costs}\n\n${turnEventsDescription}`,
         security,
         body: aiChatBody,
-        response: { 201: turnResponse, ...errorResponses(400, 401, 404, 429, 502) },
+        response: { 201: turnResponse, ...errorResponses(400, 401, 403, 404, 429, 502) },
       },
     },
     async (request, reply) => {

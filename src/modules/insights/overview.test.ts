@@ -245,15 +245,19 @@ describe('GET /ai/insights', () => {
     ]);
   });
 
-  it('refuses invalid queries and foreign organizations with 400, anonymous callers with 401', async () => {
+  it('refuses invalid queries with 400, foreign organizations with 403, anonymous callers with 401', async () => {
     const bad = await overview(alice, '?period=week');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details.map((detail: { path: string }) => detail.path)).toStrictEqual([
       'querystring.period',
     ]);
     const foreign = await overview(alice, `?organizationId=${otto.organizationId}`);
-    expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().details[0].path).toBe('querystring.organizationId');
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toStrictEqual({
+      success: false,
+      error: 'You are not a member of this organization',
+      code: 'NOT_A_MEMBER',
+    });
     expect((await overview(null)).statusCode).toBe(401);
   });
 

@@ -269,7 +269,7 @@ describe('GET /ai/insights/recommendations', () => {
     ]);
   });
 
-  it('refuses an invalid limit and a foreign organization with 400, and anonymous callers with 401', async () => {
+  it('refuses an invalid limit with 400, a foreign organization with 403, and anonymous callers with 401', async () => {
     for (const limit of ['0', '51', 'ten']) {
       const response = await recommendations(max, `?limit=${limit}`);
       expect(response.statusCode).toBe(400);
@@ -278,8 +278,12 @@ describe('GET /ai/insights/recommendations', () => {
       ]);
     }
     const foreign = await recommendations(t.otherMember, `?organizationId=${otto.organizationId}`);
-    expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().details[0].path).toBe('querystring.organizationId');
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toStrictEqual({
+      success: false,
+      error: 'You are not a member of this organization',
+      code: 'NOT_A_MEMBER',
+    });
     expect((await recommendations(null)).statusCode).toBe(401);
   });
 });

@@ -15,7 +15,7 @@ const tags = ['AI'];
 
 const common =
   'Only live (not deleted) videos of the organization count. Default organization: yours; one you do not ' +
-  'belong to is a 400. Costs 1 AI credit; over budget → 429 `AI_BUDGET_EXCEEDED` with `Retry-After`.';
+  'belong to is a 403. Costs 1 AI credit; over budget → 429 `AI_BUDGET_EXCEEDED` with `Retry-After`.';
 
 /** Insights over an organization's meetings: trends, personal recommendations, and an overview of both. */
 export const insightRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
@@ -30,7 +30,7 @@ export const insightRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         description: common,
         security,
         querystring: periodQuery,
-        response: { 200: overviewSchema, ...errorResponses(400, 401, 429) },
+        response: { 200: overviewSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => insightsOverview(context, requireAuth(request).user, request.query),
@@ -49,7 +49,7 @@ export const insightRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
           common,
         security,
         querystring: periodQuery,
-        response: { 200: trendsSchema, ...errorResponses(400, 401, 429) },
+        response: { 200: trendsSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => insightTrends(context, requireAuth(request).user, request.query),
@@ -71,7 +71,7 @@ export const insightRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
           common,
         security,
         querystring: recommendationsQuery,
-        response: { 200: recommendationsSchema, ...errorResponses(400, 401, 429) },
+        response: { 200: recommendationsSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => insightRecommendations(context, requireAuth(request).user, request.query),

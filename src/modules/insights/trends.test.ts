@@ -207,10 +207,12 @@ describe('GET /ai/insights/trends', () => {
         .sort(),
     ).toStrictEqual(['querystring.organizationId', 'querystring.period']);
     const foreign = await get(alice, `?organizationId=${otto.organizationId}`);
-    expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().details).toStrictEqual([
-      { path: 'querystring.organizationId', message: 'is not an organization you belong to' },
-    ]);
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toStrictEqual({
+      success: false,
+      error: 'You are not a member of this organization',
+      code: 'NOT_A_MEMBER',
+    });
     expect((await get(null)).statusCode).toBe(401);
   });
 });

@@ -300,10 +300,12 @@ describe('GET /ai/summaries/daily', () => {
       ]);
     }
     const foreign = await daily(alice, `?organizationId=${otto.organizationId}`);
-    expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().details).toEqual([
-      { path: 'querystring.organizationId', message: 'is not an organization you belong to' },
-    ]);
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toStrictEqual({
+      success: false,
+      error: 'You are not a member of this organization',
+      code: 'NOT_A_MEMBER',
+    });
     expect((await daily(null)).statusCode).toBe(401);
     expect(await budgetUsed(alice)).toBe(4);
   });

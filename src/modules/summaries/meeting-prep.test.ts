@@ -352,11 +352,6 @@ describe('POST /ai/summaries/meeting-prep', () => {
       [{ seriesId: unknownId }, 'body.seriesId', 'is not a series of the organization'],
       [{ topicIds: [ottoTopicId] }, 'body.topicIds', `are not topics of the organization: ${ottoTopicId}`],
       [{ videoIds: [ottoVideoId] }, 'body.videoIds', `are not videos of the organization: ${ottoVideoId}`],
-      [
-        { query: 'launch', organizationId: otto.organizationId },
-        'body.organizationId',
-        'is not an organization you belong to',
-      ],
     ];
     for (const [payload, path, message] of cases) {
       const response = await prep(alice, payload);
@@ -367,6 +362,13 @@ describe('POST /ai/summaries/meeting-prep', () => {
         details: [{ path, message }],
       });
     }
+    const foreign = await prep(alice, { query: 'launch', organizationId: otto.organizationId });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toStrictEqual({
+      success: false,
+      error: 'You are not a member of this organization',
+      code: 'NOT_A_MEMBER',
+    });
     expect(await budgetUsed(alice)).toBe(12);
   });
 

@@ -35,7 +35,7 @@ export const summaryRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
           `empty day answers with empty lists. Costs 2 AI credits when the day has meetings, else nothing. ${overBudget}`,
         security,
         querystring: dailyQuery,
-        response: { 200: dailySummarySchema, ...errorResponses(400, 401, 429) },
+        response: { 200: dailySummarySchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => dailySummary(context, requireAuth(request).user, request.query),
@@ -56,7 +56,7 @@ export const summaryRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
           `meeting is found). ${overBudget}`,
         security,
         body: meetingPrepBody,
-        response: { 201: meetingPrepSchema, ...errorResponses(400, 401, 429, 502) },
+        response: { 201: meetingPrepSchema, ...errorResponses(400, 401, 403, 429, 502) },
       },
     },
     async (request, reply) =>

@@ -18,10 +18,10 @@ export const topicRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         description:
           'Topics are merged across meetings by their stemmed words. Counts and dates cover live meetings only; ' +
           'a topic whose every meeting is deleted is not listed. A read: it costs no AI credits. Default: your ' +
-          'default organization; one you do not belong to is a 400.',
+          'default organization; one you do not belong to is a 403.',
         security,
         querystring: listTopicsQuery,
-        response: { 200: paginated(topicSchema), ...errorResponses(400, 401) },
+        response: { 200: paginated(topicSchema), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => listTopics(context.db, requireAuth(request).user, request.query),

@@ -142,13 +142,13 @@ describe('GET /topics', () => {
     expect(budget.json().used).toBe(0);
   });
 
-  it('refuses an organization the caller does not belong to and invalid queries with 400', async () => {
+  it('refuses an organization the caller does not belong to with 403 and invalid queries with 400', async () => {
     const foreign = await list(alice, `?organizationId=${otto.organizationId}`);
-    expect(foreign.statusCode).toBe(400);
-    expect(foreign.json()).toMatchObject({
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toStrictEqual({
       success: false,
-      code: 'VALIDATION_ERROR',
-      details: [{ path: 'querystring.organizationId', message: 'is not an organization you belong to' }],
+      error: 'You are not a member of this organization',
+      code: 'NOT_A_MEMBER',
     });
     for (const [query, path] of [
       ['?sort=mentions', 'querystring.sort'],
