@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify, {
@@ -162,6 +163,8 @@ export async function buildApp(deps: AppDeps) {
       'ratelimit-reset',
     ],
   });
+  // gzip, brotli (quality 4) or deflate as the client accepts, from 1 KiB up; event streams never.
+  await app.register(compress, { threshold: 1024 });
   await app.register(cookie, { secret: config.secret });
   const context: AppContext = {
     config,

@@ -127,6 +127,16 @@ describe('input no column can keep, and requests the framework refuses', () => {
     expect(response.json().details).toStrictEqual([{ path: 'body.organizationId', message: 'Required' }]);
   });
 
+  it('compresses answers for clients that accept it, and only for them', async () => {
+    const plain = await request(ana, 'GET', '/openapi.json');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const encoding of ['gzip', 'br']) {
+      const packed = await request(ana, 'GET', '/openapi.json', undefined, { 'accept-encoding': encoding });
+      expect(packed.headers['content-encoding']).toBe(encoding);
+      expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+    }
+  });
+
   it('tells proxies and browsers to keep no copy of an answer', async () => {
     for (const response of [
       await request(ana, 'GET', '/users/me'),

@@ -1,8 +1,10 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.ts';
 
 type Operation = {
+  operationId?: string;
   tags?: string[];
   summary?: string;
   security?: unknown[];
@@ -55,6 +57,41 @@ describe('OpenAPI document and reference page', () => {
     }
   });
 
+  it('names every operation once, and says which need credentials and which need none', async () => {
+    const document = await fetchDocument();
+    const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
+      ([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    );
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    const byId = Object.fromEntries(operations.map(({ operation }) => [operation.operationId, operation]));
+    expect(byId.listVideos?.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    expect(byId.getSession?.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    for (const open of ['signIn', 'signUp', 'getHealth', 'requestPasswordReset', 'getOpenApiDocument']) {
+      expect(byId[open]?.security, open).toEqual([]);
+    }
+    expect(document.components.securitySchemes.cookieAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'svc-auth.session_token',
+    });
+  });
+
+  it("passes Redocly's recommended lint rules with no error", async () => {
+    const document = await fetchDocument();
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    const errors = problems.filter((problem) => problem.severity === 'error');
+    expect(
+      errors.map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`),
+    ).toEqual([]);
+  });
+
   it('documents the readiness 503 with the same schema as its 200', async () => {
     const document = await fetchDocument();
     const responses = document.paths['/health/ready'].get.responses;
@@ -82,5 +119,14 @@ describe('OpenAPI document and reference page', () => {
     });
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toMatch(/javascript/);
+    expect(script.headers['cache-control']).toBe('public, max-age=86400');
+    expect(script.headers['ratelimit-remaining']).toBeUndefined();
+    const compressed = await app.inject({
+      method: 'GET',
+      url: new URL(scriptSrc as string, 'http://x/docs/').pathname,
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(compressed.rawPayload.length).toBeLessThan(script.rawPayload.length / 2);
   });
 });

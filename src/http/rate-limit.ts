@@ -25,6 +25,8 @@ export async function registerRateLimit(
     timeWindow: 60_000,
     store: store.Store,
     keyGenerator: rateLimitKey,
+    // The reference page's own script and styles: static, cached by browsers, no one's quota.
+    allowList: (request) => request.url.startsWith('/docs'),
     enableDraftSpec: true,
     // If the counter store is unreachable the request still goes through; the database error surfaces elsewhere.
     skipOnError: true,
