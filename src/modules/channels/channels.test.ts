@@ -314,7 +314,7 @@ describe('channels', () => {
         channelId: channel.id,
         collectionId: null,
         seriesId: null,
-        transcript: null,
+        hasTranscript: false,
         aiSummary: null,
         viewCount: 0,
         isPublic: false,

@@ -3,9 +3,9 @@ import type { AppContext } from '../../context.ts';
 import { authenticated, callerId, security } from '../../http/auth.ts';
 import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
-import { paginated, paginationQuery } from '../../http/pagination.ts';
+import { paginated } from '../../http/pagination.ts';
 import { deletedSchema } from '../organizations/schemas.ts';
-import { videoSchema } from '../videos/schemas.ts';
+import { videoListItemSchema, videoListQuery } from '../videos/schemas.ts';
 import {
   channelSchema,
   createChannelBody,
@@ -113,8 +113,8 @@ export const channelRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         summary: "A channel's videos, newest first",
         security,
         params: idParams,
-        querystring: paginationQuery,
-        response: { 200: paginated(videoSchema), ...errorResponses(400, 401, 404) },
+        querystring: videoListQuery,
+        response: { 200: paginated(videoListItemSchema), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => listChannelVideos(context.db, callerId(request), request.params.id, request.query),

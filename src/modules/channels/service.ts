@@ -7,6 +7,7 @@ import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
 import { recordActivity } from '../activity/service.ts';
 import { requireRole } from '../organizations/access.ts';
 import { pageOfVideos } from '../videos/queries.ts';
+import type { ListInclude } from '../videos/schemas.ts';
 import { type ContentAction, organizationScope, requireContentAccess } from './access.ts';
 import type { ChannelView } from './schemas.ts';
 
@@ -175,7 +176,12 @@ export async function deleteChannel(context: AppContext, userId: string, channel
 }
 
 /** The channel's videos, newest first, deleted ones excluded. */
-export async function listChannelVideos(db: Db, userId: string, channelId: string, page: PageRequest) {
+export async function listChannelVideos(
+  db: Db,
+  userId: string,
+  channelId: string,
+  page: PageRequest & ListInclude,
+) {
   const channel = await requireChannel(db, { userId, channelId, action: 'read' });
   const where = and(
     eq(videos.channelId, channelId),

@@ -9,6 +9,7 @@ import { type ContentAction, organizationScope, requireContentAccess } from '../
 import { changedFields } from '../channels/service.ts';
 import { requireRole } from '../organizations/access.ts';
 import { pageOfVideos } from '../videos/queries.ts';
+import type { ListInclude } from '../videos/schemas.ts';
 import type { SeriesView } from './schemas.ts';
 
 const NOT_FOUND = 'Series not found';
@@ -178,7 +179,12 @@ export async function deleteSeries(context: AppContext, userId: string, seriesId
 }
 
 /** The occurrences of a series by when they were recorded (undated ones last, by creation). */
-export async function listSeriesVideos(db: Db, userId: string, seriesId: string, page: PageRequest) {
+export async function listSeriesVideos(
+  db: Db,
+  userId: string,
+  seriesId: string,
+  page: PageRequest & ListInclude,
+) {
   const row = await requireSeries(db, { userId, seriesId, action: 'read' });
   const where = and(
     eq(videos.seriesId, seriesId),

@@ -1,11 +1,20 @@
-import { and, asc, count, desc, eq, exists, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { memberships, videos } from '../../db/schema/index.ts';
 import { ROLES } from '../../db/schema/users.ts';
 import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
 import { requireRole, roleAtLeast } from '../organizations/access.ts';
-import type { ListDeletedVideosQuery, ListVideosQuery, VideoSort } from './schemas.ts';
+import type {
+  ListDeletedVideosQuery,
+  ListInclude,
+  ListVideosQuery,
+  VideoListItem,
+  VideoSort,
+} from './schemas.ts';
 import { toVideoView } from './schemas.ts';
+
+/** A row's columns but its transcript: lists read only whether there is one. */
+const { transcript: _transcript, ...summaryColumns } = getTableColumns(videos);
 
 /** Each sort follows an (organization, column) index; the id breaks ties so pages never overlap. */
 const ORDER: Record<VideoSort, SQL[]> = {
@@ -34,14 +43,25 @@ async function organizationScope(db: Db, userId: string, organizationId: string 
 }
 
 /**
- * One page of the videos matching `where`, in `orderBy` order: one query for the page, one for the
- * total. Channels and series list their videos through it too.
+ * One page of the videos matching `where`, in `orderBy` order, as list items (the transcript only
+ * when asked for): one query for the page, one for the total. Channels and series list their
+ * videos through it too.
  */
-export async function pageOfVideos(db: Db, where: SQL | undefined, orderBy: SQL[], page: PageRequest) {
+export async function pageOfVideos(
+  db: Db,
+  where: SQL | undefined,
+  orderBy: SQL[],
+  page: PageRequest & ListInclude,
+) {
   const { limit, offset } = pageBounds(page);
+  const withText = page.include === 'transcript';
   const [rows, [counted]] = await Promise.all([
     db
-      .select()
+      .select({
+        ...summaryColumns,
+        ...(withText ? { transcript: videos.transcript } : {}),
+        hasTranscript: sql<boolean>`${videos.transcript} is not null`,
+      })
       .from(videos)
       .where(where)
       .orderBy(...orderBy)
@@ -49,7 +69,11 @@ export async function pageOfVideos(db: Db, where: SQL | undefined, orderBy: SQL[
       .offset(offset),
     db.select({ total: count() }).from(videos).where(where),
   ]);
-  return toPage(rows.map(toVideoView), counted?.total ?? 0, page);
+  const items = rows.map(({ hasTranscript, ...row }): VideoListItem => {
+    const { transcript, ...view } = toVideoView({ transcript: null, ...row });
+    return { ...view, hasTranscript, ...(withText ? { transcript } : {}) };
+  });
+  return toPage(items, counted?.total ?? 0, page);
 }
 
 /** The non-deleted videos of the caller's organizations (members see all of their organization's). */

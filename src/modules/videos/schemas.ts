@@ -37,6 +37,32 @@ export const videoSchema = z
 
 export type VideoView = z.output<typeof videoSchema>;
 
+/**
+ * A video as lists carry it: a transcript can run to 25 MiB, so lists say whether there is one and
+ * leave the text to `GET /videos/{id}` or the transcript route — unless asked (`include=transcript`).
+ */
+export const videoListItemSchema = videoSchema
+  .omit({ transcript: true })
+  .extend({
+    hasTranscript: z.boolean(),
+    transcript: z.string().nullable().optional().meta({ description: 'Only with `include=transcript`.' }),
+  })
+  .meta({ id: 'VideoListItem' });
+
+export type VideoListItem = z.output<typeof videoListItemSchema>;
+
+/** The query field of every video list that asks for the full text too. */
+export const listInclude = {
+  include: z
+    .enum(['transcript'])
+    .optional()
+    .meta({ description: '`transcript` adds each video’s full transcript (lists leave it out by default).' }),
+};
+export type ListInclude = { include?: 'transcript' | undefined };
+
+/** A page of another resource's videos (a channel's, a series'). */
+export const videoListQuery = paginationQuery.extend(listInclude);
+
 type VideoRow = typeof videos.$inferSelect;
 
 /** The Video a response carries: the row's public fields only (never its collection position). */
@@ -119,6 +145,7 @@ const organizationFilter = uuid()
   .meta({ description: "One of the caller's organizations; all of them when absent." });
 
 export const listVideosQuery = paginationQuery.extend({
+  ...listInclude,
   organizationId: organizationFilter,
   channelId: uuid().optional(),
   collectionId: uuid().optional(),
@@ -129,7 +156,10 @@ export const listVideosQuery = paginationQuery.extend({
 });
 export type ListVideosQuery = z.output<typeof listVideosQuery>;
 
-export const listDeletedVideosQuery = paginationQuery.extend({ organizationId: organizationFilter });
+export const listDeletedVideosQuery = paginationQuery.extend({
+  ...listInclude,
+  organizationId: organizationFilter,
+});
 export type ListDeletedVideosQuery = z.output<typeof listDeletedVideosQuery>;
 
 export const deleteVideoQuery = z.object({

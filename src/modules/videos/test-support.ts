@@ -57,6 +57,23 @@ export function expectVideo(body: Record<string, unknown>, values: Partial<Video
   return body as VideoBody;
 }
 
+/** A video as lists carry it: the Video without its transcript, saying whether it has one. */
+export function expectListedVideo(body: Record<string, unknown>, values: Partial<VideoBody> = {}) {
+  const { transcript: _transcript, ...fields } = VIDEO_FIELDS;
+  expect(Object.keys(body).sort()).toEqual([...Object.keys(fields), 'hasTranscript'].sort());
+  for (const [field, type] of Object.entries(fields)) {
+    expect(matchesType(body[field], type), `${field} should be ${type}`).toBe(true);
+  }
+  expect(typeof body.hasTranscript).toBe('boolean');
+  expect(body).toMatchObject(values);
+}
+
+/** The list item of a Video the API returned. */
+export const listed = ({ transcript, ...video }: VideoBody) => ({
+  ...video,
+  hasTranscript: transcript !== null,
+});
+
 type JsonOf<T extends string> = T extends `${infer A}|${infer B}`
   ? JsonOf<A> | JsonOf<B>
   : T extends 'null'

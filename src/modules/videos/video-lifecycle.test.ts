@@ -5,7 +5,14 @@ import type { SignedUpUser } from '../../../test/helpers/factories.ts';
 import { transcriptSegments, videos, videoViewers } from '../../db/schema/index.ts';
 import { errorBody, type Team, team, useMailingTestApp } from '../organizations/test-support.ts';
 import { purgeExpiredVideos } from './purge.ts';
-import { errorPaths, eventsFor, expectVideo, makeVideo, type VideoBody } from './test-support.ts';
+import {
+  errorPaths,
+  eventsFor,
+  expectListedVideo,
+  expectVideo,
+  makeVideo,
+  type VideoBody,
+} from './test-support.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -90,7 +97,8 @@ describe('video deletion, restore and purge', () => {
     const forMember = (await get(crew.member, '/videos/deleted?limit=100')).json();
     expect(ids(forMember)).toContain(mine.id);
     expect(ids(forMember)).not.toContain(admins.id);
-    for (const video of forMember.data) expectVideo(video, { authorId: crew.member.id, isDeleted: true });
+    for (const video of forMember.data)
+      expectListedVideo(video, { authorId: crew.member.id, isDeleted: true });
 
     const forAdmin = (
       await get(crew.admin, `/videos/deleted?organizationId=${crew.organizationId}&limit=100`)

@@ -3,7 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SignedUpUser } from '../../../test/helpers/factories.ts';
 import { videos } from '../../db/schema/index.ts';
 import { errorBody, type Team, team, useMailingTestApp } from '../organizations/test-support.ts';
-import { errorPaths, expectVideo, libraryOf, makeVideo, type VideoBody } from './test-support.ts';
+import {
+  errorPaths,
+  expectListedVideo,
+  libraryOf,
+  listed,
+  makeVideo,
+  type VideoBody,
+} from './test-support.ts';
 
 describe('GET /videos', () => {
   const ctx = useMailingTestApp();
@@ -43,15 +50,43 @@ describe('GET /videos', () => {
     ctx().app.inject({ method: 'GET', url: `/videos${query}`, headers: user.headers });
   const titles = (body: { data: VideoBody[] }) => body.data.map((video) => video.title);
 
-  it("lists the caller's organizations' videos, newest first, each a whole Video", async () => {
+  it("lists the caller's organizations' videos, newest first, each a Video without its transcript", async () => {
     const response = await list(crew.viewer);
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(Object.keys(body).sort()).toEqual(['data', 'pagination']);
     expect(titles(body)).toEqual(['Bravo', 'Alpha', 'Charlie']);
     expect(body.pagination).toEqual({ page: 1, limit: 20, total: 3, totalPages: 1 });
-    for (const video of body.data) expectVideo(video, { organizationId: crew.organizationId });
-    expect(body.data[2]).toEqual({ ...made[0], viewCount: 5 });
+    for (const video of body.data) expectListedVideo(video, { organizationId: crew.organizationId });
+    expect(body.data[2]).toEqual(listed({ ...(made[0] as VideoBody), viewCount: 5 }));
+  });
+
+  it('leaves long transcripts out of the list unless asked for them', async () => {
+    const transcript = Array.from(
+      { length: 2_000 },
+      (_, at) => `Ana: Point ${at} of the quarterly plan.`,
+    ).join('\n');
+    const long = await Promise.all(
+      Array.from({ length: 20 }, (_, at) =>
+        makeVideo(ctx(), crew.member, crew.organizationId, { title: `Long ${at}`, transcript }),
+      ),
+    );
+    const page = await list(crew.member, '?limit=20');
+    expect(page.rawPayload.length).toBeLessThan(50_000);
+    const item = page.json().data.find((video: { id: string }) => video.id === long[0]?.id);
+    expect(item).toMatchObject({ hasTranscript: true });
+    expect(item).not.toHaveProperty('transcript');
+    const full = await list(crew.member, '?limit=20&include=transcript');
+    const whole = full.json().data.find((video: { id: string }) => video.id === long[0]?.id);
+    expect(whole).toEqual({ ...listed(long[0] as VideoBody), transcript });
+    expect(full.rawPayload.length).toBeGreaterThan(20 * transcript.length);
+    expect((await list(crew.member, '?include=everything')).statusCode).toBe(400);
+    for (const video of long)
+      await ctx().app.inject({
+        method: 'DELETE',
+        url: `/videos/${video.id}?permanent=true`,
+        headers: crew.member.headers,
+      });
   });
 
   it('covers every organization of the caller unless one is named', async () => {
@@ -59,7 +94,7 @@ describe('GET /videos', () => {
     expect(titles(joined.json())).toEqual(['Theirs']);
     const named = await list(crew.outsider, `?organizationId=${crew.outsider.organizationId}`);
     expect(titles(named.json())).toEqual(['Theirs']);
-    expect(named.json().data[0]).toEqual(foreign);
+    expect(named.json().data[0]).toEqual(listed(foreign));
   });
 
   it('answers 403 for an organization the caller is not in', async () => {
