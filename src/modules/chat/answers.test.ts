@@ -91,6 +91,9 @@ describe('chat answers', () => {
   it('continues a conversation: a follow-up finds the meeting its earlier turns are about', async () => {
     // Asked on its own, the follow-up is about another meeting.
     const alone = (await request(alice, 'POST', '/ai/chat', { message: 'Who agreed on it?' })).json();
+    // API.md's shape, {conversationId, message}, with the stored turn's fields beside it.
+    expect(alone).toMatchObject({ conversationId: anyId, message: { role: 'assistant' } });
+    expect(alone.message).toStrictEqual(alone.assistantMessage);
     expect(alone.assistantMessage.citations[0].videoTitle).toBe('Hiring sync');
     const started = await request(alice, 'POST', '/ai/chat', { message: 'When is the launch date?' });
     expect(started.statusCode, started.body).toBe(201);
@@ -104,6 +107,7 @@ describe('chat answers', () => {
       conversationId,
       userMessage: userMessage('Who agreed on it?'),
       assistantMessage: expect.objectContaining({ role: 'assistant', answered: true }),
+      message: turn.assistantMessage,
     });
     expect(turn.assistantMessage.citations.length).toBeGreaterThan(0);
     expect(turn.assistantMessage.citations[0].videoId).toBe(roadmapId);
@@ -155,6 +159,7 @@ describe('chat answers', () => {
         citations: expect.any(Array),
         createdAt: isoDate,
       },
+      message: next.json().assistantMessage,
     });
     const citations = next.json().assistantMessage.citations as Array<{ videoTitle: string }>;
     expect(new Set(citations.map((c) => c.videoTitle))).toEqual(new Set(["Otto's copy"]));

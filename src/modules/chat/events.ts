@@ -8,7 +8,7 @@ import { chatTurnSchema } from './schemas.ts';
 export const turnEventsDescription = `With \`Accept: text/event-stream\` the answer streams as server-sent events (status 201 too):
 - \`token\` — \`{"text": "..."}\`: the next chunk of the answer; the chunks concatenate to the answer;
 - \`citation\` — one per citation, the Citation, once the answer is complete;
-- \`done\` — \`{conversationId, userMessage, assistantMessage}\`, as stored (the JSON response's body);
+- \`done\` — \`{conversationId, userMessage, assistantMessage, message}\`, as stored (the JSON response's body);
 - \`error\` — \`{success: false, error, code}\`, when the answer fails after its first token (the provider broke off,
   the budget ran out meanwhile): nothing of the turn is stored or charged.
 Failures before the first token (validation, 404, 429, a provider error) are ordinary JSON errors.`;

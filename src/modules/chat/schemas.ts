@@ -62,7 +62,14 @@ export const conversationDetailSchema = z
   .meta({ id: 'ConversationWithMessages' });
 
 export const chatTurnSchema = z
-  .object({ conversationId: uuid(), userMessage: chatMessageSchema, assistantMessage: chatMessageSchema })
+  .object({
+    conversationId: uuid(),
+    userMessage: chatMessageSchema,
+    assistantMessage: chatMessageSchema,
+    message: chatMessageSchema.meta({
+      description: 'The answer, as API.md names it for `POST /ai/chat` (the same as `assistantMessage`).',
+    }),
+  })
   .meta({ id: 'ChatTurn' });
 
 export type ChatTurnView = z.infer<typeof chatTurnSchema>;

@@ -46,6 +46,7 @@ describe('chat answers as server-sent events (local engine)', () => {
       conversationId: string;
       userMessage: unknown;
       assistantMessage: unknown;
+      message: unknown;
     };
     expect(turn).toStrictEqual({
       conversationId: anyId,
@@ -67,6 +68,7 @@ describe('chat answers as server-sent events (local engine)', () => {
         citations: citations.map((event) => event.data),
         createdAt: isoDate,
       },
+      message: turn.assistantMessage,
     });
     expect(citations.length).toBeGreaterThan(0);
     for (const citation of citations) expect(citation.data).toMatchObject({ videoId: roadmapId });
@@ -101,6 +103,7 @@ describe('chat answers as server-sent events (local engine)', () => {
           answered: false,
           citations: [],
         }),
+        message: expect.objectContaining({ content: NOT_FOUND_ANSWER }),
       },
     });
     expect(events.filter((event) => event.event === 'citation')).toStrictEqual([]);

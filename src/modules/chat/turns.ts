@@ -136,10 +136,12 @@ export async function answerTurn(
       question: content,
       result,
     });
+    const answer = messageView(assistantMessage);
     return {
       conversationId,
       userMessage: messageView(userMessage),
-      assistantMessage: messageView(assistantMessage),
+      assistantMessage: answer,
+      message: answer,
     };
   });
 }
