@@ -103,6 +103,11 @@ const parserErrors: Record<string, { status: number; code: string; message: stri
     message: 'The request line and headers are too large (16 KiB at most)',
   },
   HPE_URI_TOO_LONG: { status: 414, code: 'URI_TOO_LONG', message: 'The request URL is too long' },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    code: 'REQUEST_TIMEOUT',
+    message: 'The request was not received in time',
+  },
 };
 const BAD_REQUEST = { status: 400, code: 'BAD_REQUEST', message: 'Malformed HTTP request' };
 

@@ -1,8 +1,10 @@
 import { connect } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../test/helpers/factories.ts';
 import { requester } from '../../test/helpers/requests.ts';
+import { answerClientError } from './errors.ts';
 import { unstorableTextPath } from './text-guard.ts';
 
 const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
@@ -157,5 +159,22 @@ describe('unstorableTextPath', () => {
     let deep: unknown = 'x\u0000';
     for (let level = 0; level < 100_000; level++) deep = [deep];
     expect(unstorableTextPath(deep, 'body')).toMatch(/^body(\.0)+$/);
+  });
+});
+
+describe('answerClientError', () => {
+  it('answers a request that timed out with 408, anything unknown with 400, nothing on a closed socket', async () => {
+    const answered = async (code: string | undefined) => {
+      const socket = new PassThrough();
+      answerClientError(Object.assign(new Error('x'), { code }), socket);
+      return (await socket.toArray()).join('');
+    };
+    expect(await answered('ERR_HTTP_REQUEST_TIMEOUT')).toMatch(
+      /^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*"code":"REQUEST_TIMEOUT"/,
+    );
+    expect(await answered('HPE_INVALID_METHOD')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    const closed = new PassThrough();
+    closed.destroy();
+    expect(() => answerClientError(new Error('x'), closed)).not.toThrow();
   });
 });
