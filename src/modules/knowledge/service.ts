@@ -134,6 +134,9 @@ async function storeKnowledge(
 ) {
   const { video, requestedAt, extraction, credits } = input;
   await db.transaction(async (tx) => {
+    // The video row first, as a transcript change locks it (then its knowledge row): the same
+    // order, so that a job storing while the transcript changes waits instead of deadlocking.
+    await tx.select({ id: videos.id }).from(videos).where(eq(videos.id, video.id)).for('update');
     const [current] = await tx
       .select({ requestedAt: videoKnowledge.requestedAt, summary: videoKnowledge.summary })
       .from(videoKnowledge)
