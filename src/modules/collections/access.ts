@@ -10,12 +10,12 @@ export type CollectionRow = typeof collections.$inferSelect;
 /**
  * What a caller wants to do with a collection:
  * - `read`: any member (viewers too), including keeping their own playlist progress;
- * - `curate`: add, remove and reorder its videos: members and above;
- * - `edit`: rename, change or delete it: its creator (member or above) or an admin.
+ * - `edit`: rename, change or delete it, and add, remove or reorder its videos: its creator (member
+ *   or above) or an admin — a member edits their own content, an admin anyone's (API.md, roles).
  */
-export type CollectionAction = 'read' | 'curate' | 'edit';
+export type CollectionAction = 'read' | 'edit';
 
-const MIN_ROLE: Record<CollectionAction, Role> = { read: 'viewer', curate: 'member', edit: 'member' };
+const MIN_ROLE: Record<CollectionAction, Role> = { read: 'viewer', edit: 'member' };
 
 export const collectionNotFound = () => errors.notFound('Collection not found');
 

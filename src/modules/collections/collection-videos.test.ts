@@ -163,7 +163,7 @@ describe('videos in collections', () => {
         .values({ organizationId: crew.outsider.organizationId, userId: crew.member.id, role: 'member' });
       const elsewhere = await insertVideo(ctx(), {
         organizationId: crew.outsider.organizationId,
-        authorId: crew.outsider.id,
+        authorId: crew.member.id,
       });
       const response = await request('POST', `/collections/${playlist.id}/videos`, crew.member, {
         videoId: elsewhere.id,
@@ -196,7 +196,7 @@ describe('videos in collections', () => {
         const response = await request('POST', `/collections/${playlist.id}/videos`, crew.member, {
           videoId,
         });
-        expect(response.statusCode).toBe(404);
+        expect(response.statusCode, response.body).toBe(404);
         expect(response.json()).toEqual(errorBody('NOT_FOUND', 'Video not found'));
       }
       const [own] = (await newVideos(1)) as [string];
@@ -206,6 +206,47 @@ describe('videos in collections', () => {
         expect(response.json()).toEqual(errorBody('NOT_FOUND', 'Collection not found'));
       }
       expect((await request('GET', `/collections/${playlist.id}`, crew.member)).json().videos).toEqual([]);
+    });
+
+    it('refuses a member who neither created the collection nor may change the video (403)', async () => {
+      const ownersPlaylist = await createCollection(ctx, crew.owner, {
+        name: 'Owner picks',
+        organizationId: crew.organizationId,
+        type: 'playlist',
+      });
+      const [ownersVideo] = await insertVideos(ctx(), 1, crew.organizationId, crew.owner.id);
+      await addVideos(ctx, crew.owner, ownersPlaylist.id, [ownersVideo?.id as string]);
+      const [membersVideo] = (await newVideos(1)) as [string];
+      const into = await request('POST', `/collections/${ownersPlaylist.id}/videos`, crew.member, {
+        videoId: membersVideo,
+      });
+      expect(into.statusCode).toBe(403);
+      expect(into.json()).toEqual(errorBody('INSUFFICIENT_ROLE'));
+      const reorder = await request('PUT', `/collections/${ownersPlaylist.id}/videos`, crew.member, {
+        videoIds: [ownersVideo?.id],
+      });
+      expect(reorder.statusCode).toBe(403);
+      const out = await request(
+        'DELETE',
+        `/collections/${ownersPlaylist.id}/videos/${ownersVideo?.id}`,
+        crew.member,
+      );
+      expect(out.statusCode).toBe(403);
+      // Their own playlist cannot take the owner's video either: that would move it.
+      const own = await newPlaylist();
+      const moved = await request('POST', `/collections/${own.id}/videos`, crew.member, {
+        videoId: ownersVideo?.id,
+      });
+      expect(moved.statusCode).toBe(403);
+      expect(await positions(ownersPlaylist.id)).toEqual([[ownersVideo?.id, 0]]);
+      expect(await positions(own.id)).toEqual([]);
+      // An admin changes anyone's collection.
+      const byAdmin = await request(
+        'DELETE',
+        `/collections/${ownersPlaylist.id}/videos/${ownersVideo?.id}`,
+        crew.admin,
+      );
+      expect(byAdmin.statusCode).toBe(200);
     });
 
     it('refuses viewers with 403 and callers without credentials with 401', async () => {

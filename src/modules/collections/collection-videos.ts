@@ -60,8 +60,10 @@ export async function addVideoToCollection(
   input: { videoId: string; position?: number | undefined },
 ) {
   return context.db.transaction(async (tx) => {
-    const { collection } = await requireCollectionAccess(tx, { collectionId, userId, action: 'curate' });
-    const { video } = await requireVideoAccess(tx, { videoId: input.videoId, userId, action: 'contribute' });
+    const { collection } = await requireCollectionAccess(tx, { collectionId, userId, action: 'edit' });
+    // Filing a video moves it out of any other collection: the caller must be allowed to change it,
+    // as `PATCH /videos/{id}` with a collectionId requires.
+    const { video } = await requireVideoAccess(tx, { videoId: input.videoId, userId, action: 'edit' });
     if (video.organizationId !== collection.organizationId) {
       throw errors.badRequest(
         'The video belongs to another organization than the collection',
@@ -131,7 +133,7 @@ export async function removeVideoFromCollection(
     const { collection } = await requireCollectionAccess(tx, {
       collectionId,
       userId,
-      action: 'curate',
+      action: 'edit',
       forUpdate: true,
     });
     const { video } = await requireVideoAccess(tx, { videoId, userId, action: 'contribute' });
@@ -171,7 +173,7 @@ export async function reorderCollectionVideos(
     const { collection } = await requireCollectionAccess(tx, {
       collectionId,
       userId,
-      action: 'curate',
+      action: 'edit',
       forUpdate: true,
     });
     const entries = await entriesOf(tx, collectionId);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { uuid } from '../../http/ids.ts';
+import { EXAMPLE_ID, uuid } from '../../http/ids.ts';
+import { requestExample } from '../../http/openapi.ts';
 import { paginationQuery } from '../../http/pagination.ts';
 import { timestamp } from '../../http/timestamps.ts';
 import { videoSchema } from '../videos/schemas.ts';
@@ -13,14 +14,16 @@ const nameField = z.string().trim().min(1, 'must not be empty').max(200, 'must b
 const descriptionField = z.string().max(5000, 'must be at most 5000 characters');
 const thumbnailUrlField = z.string().max(2048, 'must be at most 2048 characters');
 
-export const createCollectionBody = z.object({
-  name: nameField,
-  organizationId: uuid(),
-  description: descriptionField.nullish(),
-  thumbnailUrl: thumbnailUrlField.nullish(),
-  type: collectionType.nullish().meta({ description: 'Absent or null: `folder`.' }),
-  isPublic: z.boolean().nullish().meta({ description: 'Absent or null: false.' }),
-});
+export const createCollectionBody = z
+  .object({
+    name: nameField,
+    organizationId: uuid(),
+    description: descriptionField.nullish(),
+    thumbnailUrl: thumbnailUrlField.nullish(),
+    type: collectionType.nullish().meta({ description: 'Absent or null: `folder`.' }),
+    isPublic: z.boolean().nullish().meta({ description: 'Absent or null: false.' }),
+  })
+  .meta(requestExample('A playlist', { name: 'Onboarding', organizationId: EXAMPLE_ID, type: 'playlist' }));
 
 /** In PATCH, null leaves `name` and `isPublic` unchanged and clears `description` and `thumbnailUrl`. */
 export const updateCollectionBody = z.object({

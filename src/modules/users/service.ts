@@ -59,9 +59,8 @@ export async function updateProfile(
       input.defaultOrganizationId !== undefined &&
       !(await roleIn(tx, userId, input.defaultOrganizationId))
     ) {
-      throw errors.validation([
-        { path: 'body.defaultOrganizationId', message: 'must be an organization you belong to' },
-      ]);
+      // Naming an organization in a body field one is not in is a 403, as on every route (identity.md).
+      throw errors.forbidden('You are not a member of this organization', 'NOT_A_MEMBER');
     }
     // Drizzle leaves out fields that are undefined; an empty PATCH changes nothing, updatedAt included.
     const changed = Object.entries(input)

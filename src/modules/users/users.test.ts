@@ -193,7 +193,7 @@ describe('/users/me', () => {
       );
     });
 
-    it('refuses with 400 an organization the user does not belong to, or that does not exist', async () => {
+    it('refuses with 403 an organization the user does not belong to, or that does not exist', async () => {
       const ada = await signUpUser(ctx().app);
       const bob = await signUpUser(ctx().app);
       for (const defaultOrganizationId of [bob.organizationId, SOME_ID]) {
@@ -201,12 +201,11 @@ describe('/users/me', () => {
           defaultOrganizationId,
           name: 'X',
         });
-        expect(response.statusCode).toBe(400);
+        expect(response.statusCode).toBe(403);
         expect(response.json()).toEqual({
           success: false,
-          error: 'Invalid request',
-          code: 'VALIDATION_ERROR',
-          details: [{ path: 'body.defaultOrganizationId', message: 'must be an organization you belong to' }],
+          error: 'You are not a member of this organization',
+          code: 'NOT_A_MEMBER',
         });
       }
       const after = (await inject('GET', '/users/me', ada.headers)).json();
