@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/open.ts';
+import { runStopSteps, type StopStep } from '../src/lib/stop-steps.ts';
 import { reindexAll } from '../src/modules/search/reindex.ts';
 
 /**
@@ -9,14 +10,14 @@ import { reindexAll } from '../src/modules/search/reindex.ts';
  */
 async function main() {
   const config = loadConfig();
-  const stops: Array<() => Promise<void>> = [];
+  const stops: StopStep[] = [];
   try {
     const { database } = await openDatabase(config, stops, { poolSize: 2 });
     const started = Date.now();
     await reindexAll(database.db, (message) => process.stdout.write(`reindex: ${message}\n`));
     process.stdout.write(`reindex: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   } finally {
-    for (let stop = stops.pop(); stop; stop = stops.pop()) await stop();
+    await runStopSteps(stops, 10_000, (details, message) => console.warn(message, details));
   }
 }
 

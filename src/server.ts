@@ -5,6 +5,7 @@ import { openDatabase } from './db/open.ts';
 import { jobDefinitions } from './jobs/index.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { systemClock } from './lib/clock.ts';
+import { runStopSteps, type StopStep } from './lib/stop-steps.ts';
 import { createLogger, type Logger } from './logger.ts';
 
 /**
@@ -14,7 +15,7 @@ import { createLogger, type Logger } from './logger.ts';
  * embedded cluster. Because the caller owns `stopSteps`, a signal in the middle of start-up stops
  * whatever has started so far.
  */
-export async function startServer(config: Config, logger: Logger, stopSteps: Array<() => Promise<void>>) {
+export async function startServer(config: Config, logger: Logger, stopSteps: StopStep[]) {
   const { url, database } = await openDatabase(config, stopSteps, {
     poolSize: config.databasePoolSize,
     log: (message) => logger.info(message),
@@ -25,9 +26,9 @@ export async function startServer(config: Config, logger: Logger, stopSteps: Arr
     logger,
     jobs: jobDefinitions(config, systemClock),
   });
-  stopSteps.push(() => jobs.stop(config.shutdownTimeoutMs));
+  stopSteps.push({ name: 'job queue', stop: () => jobs.stop(config.shutdownTimeoutMs) });
   const app = await buildApp({ config, database, jobs, logger });
-  stopSteps.push(() => app.close());
+  stopSteps.push({ name: 'HTTP server', stop: () => app.close() });
   await app.listen({ port: config.port, host: config.host });
   return app;
 }
@@ -44,12 +45,14 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const stopSteps: Array<() => Promise<void>> = [];
+  const stopSteps: StopStep[] = [];
   // One shutdown at a time: a signal and a failing start-up step may both ask for it.
   let stopping: Promise<void> | undefined;
   const stopAll = () => {
     stopping ??= (async () => {
-      for (let step = stopSteps.pop(); step; step = stopSteps.pop()) await step();
+      await runStopSteps(stopSteps, config.shutdownTimeoutMs, (details, message) =>
+        logger.warn(details, message),
+      );
     })();
     return stopping;
   };

@@ -5,6 +5,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import { jobDefinitions } from '../../src/jobs/index.ts';
 import { startJobQueue } from '../../src/jobs/queue.ts';
 import { systemClock } from '../../src/lib/clock.ts';
+import { runStopSteps, type StopStep } from '../../src/lib/stop-steps.ts';
 import { createLogger } from '../../src/logger.ts';
 import { seed } from './seed.ts';
 
@@ -41,7 +42,7 @@ async function main() {
 
   const config = loadConfig();
   const logger = createLogger('warn');
-  const stops: Array<() => Promise<void>> = [];
+  const stops: StopStep[] = [];
   try {
     const { url, database } = await openDatabase(config, stops, { poolSize: 4 });
     const jobs = await startJobQueue({
@@ -50,9 +51,9 @@ async function main() {
       logger,
       jobs: jobDefinitions(config, systemClock),
     });
-    stops.push(() => jobs.stop(5000));
+    stops.push({ name: 'job queue', stop: () => jobs.stop(5000) });
     const app = await buildApp({ config, database, jobs, logger });
-    stops.push(() => app.close());
+    stops.push({ name: 'app', stop: () => app.close() });
 
     const result = await seed(app, {
       qmsumDir: values.qmsum,
@@ -68,7 +69,7 @@ async function main() {
         TRY.map((line) => `  ${line}\n`).join(''),
     );
   } finally {
-    for (let stop = stops.pop(); stop; stop = stops.pop()) await stop();
+    await runStopSteps(stops, 10_000, (details, message) => console.warn(message, details));
   }
 }
 

@@ -17,8 +17,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 
 export function connectDatabase(url: string, { max = 10 }: { max?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max, application_name: 'knowledge-hub' });
-  // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
+  // A client losing its connection (database restart, failover, a terminated backend) must not crash
+  // the process. The pool reports idle clients here and replaces them; a client checked out for a
+  // transaction emits on itself, and without a listener that would be an uncaught exception that
+  // ends every request in flight — its query fails anyway and reports the error to its caller.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { StopStep } from '../lib/stop-steps.ts';
 import { connectDatabase, type Database } from './client.ts';
 import { startEmbeddedPostgres } from './embedded.ts';
 import { runMigrations } from './migrate.ts';
@@ -10,7 +11,7 @@ import { runMigrations } from './migrate.ts';
  */
 export async function openDatabase(
   config: Config,
-  stopSteps: Array<() => Promise<void>>,
+  stopSteps: StopStep[],
   options: { poolSize: number; log?: (message: string) => void },
 ): Promise<{ url: string; database: Database }> {
   let url = config.databaseUrl;
@@ -20,11 +21,11 @@ export async function openDatabase(
       port: config.embeddedPgPort,
       ...(options.log ? { log: options.log } : {}),
     });
-    stopSteps.push(() => embedded.stop());
+    stopSteps.push({ name: 'embedded PostgreSQL', stop: () => embedded.stop() });
     url = embedded.url;
   }
   await runMigrations(url);
   const database = connectDatabase(url, { max: options.poolSize });
-  stopSteps.push(() => database.close());
+  stopSteps.push({ name: 'database pool', stop: () => database.close() });
   return { url, database };
 }
