@@ -1,9 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { channels, collections, series, videos } from '../../db/schema/index.ts';
+import { videos } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { roleIn } from '../organizations/access.ts';
+import { assertOrganizationReferences } from '../organizations/references.ts';
 import type { RetrievalScope } from '../search/retrieval.ts';
 
 type ScopeInput = {
@@ -35,21 +36,7 @@ export async function resolveAiScope(
       { path: `${path}.organizationId`, message: 'is required (you have no default organization)' },
     ]);
   }
-  for (const [field, noun, table, id] of [
-    ['channelId', 'channel', channels, input.channelId],
-    ['seriesId', 'series', series, input.seriesId],
-    ['collectionId', 'collection', collections, input.collectionId],
-  ] as const) {
-    if (!id) continue;
-    const [found] = await db
-      .select({ id: table.id })
-      .from(table)
-      .where(and(eq(table.id, id), eq(table.organizationId, organizationId)));
-    if (!found)
-      throw errors.validation([
-        { path: `${path}.${field}`, message: `is not a ${noun} of the organization` },
-      ]);
-  }
+  await assertOrganizationReferences(db, organizationId, input, path);
   if (input.videoIds) {
     const found = await db
       .select({ id: videos.id })

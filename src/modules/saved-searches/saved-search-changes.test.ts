@@ -120,6 +120,56 @@ describe('saved search changes', () => {
     });
   });
 
+  describe('ids inside the filters', () => {
+    it("refuses another organization's channel, series or collection and a non-member author (400), on create and on change", async () => {
+      const { member, outsider, organizationId } = crew();
+      const created = async (path: string, name: string) => {
+        const response = await call(outsider, 'POST', path, {
+          name,
+          organizationId: outsider.organizationId,
+        });
+        expect(response.statusCode, response.body).toBe(201);
+        return response.json().id as string;
+      };
+      const foreign = {
+        channelId: await created('/channels', 'Their channel'),
+        seriesId: await created('/series', 'Their series'),
+        collectionId: await created('/collections', 'Their folder'),
+        authorId: outsider.id,
+      };
+      const before = await ctx().database.db.select().from(savedSearches);
+      const refused = await call(member, 'POST', '/search/saved', {
+        organizationId,
+        name: 'Leaky',
+        query: 'roadmap',
+        filters: foreign,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(pathsOf(refused.json())).toEqual([
+        'body.filters.authorId',
+        'body.filters.channelId',
+        'body.filters.collectionId',
+        'body.filters.seriesId',
+      ]);
+      expect(await ctx().database.db.select().from(savedSearches)).toEqual(before);
+
+      const saved = await save(member);
+      const change = await call(member, 'PATCH', `/search/saved/${saved.id}`, {
+        filters: { channelId: foreign.channelId },
+      });
+      expect(change.statusCode).toBe(400);
+      expect(change.json()).toEqual({
+        ...errorBody('VALIDATION_ERROR', 'Invalid request'),
+        details: [{ path: 'body.filters.channelId', message: 'is not a channel of the organization' }],
+      });
+      expect((await rowOf(saved.id))?.filters).toEqual({ types: ['video'], speaker: 'Alice' });
+      const own = await call(member, 'PATCH', `/search/saved/${saved.id}`, {
+        filters: { authorId: member.id },
+      });
+      expect(own.statusCode, own.body).toBe(200);
+    });
+  });
+
   describe('DELETE /search/saved/{id}', () => {
     it('deletes a saved search of the caller and records it', async () => {
       const { viewer, organizationId } = crew();

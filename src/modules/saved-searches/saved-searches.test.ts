@@ -24,13 +24,15 @@ describe('saved searches', () => {
   describe('POST /search/saved', () => {
     it('saves a search with its filters as GET /search takes them, records it and reads it back', async () => {
       const { member, organizationId } = crew();
+      const channel = await call(member, 'POST', '/channels', { name: 'Roadmap', organizationId });
+      const channelId: string = channel.json().id;
       const response = await call(member, 'POST', '/search/saved', {
         organizationId,
         name: '  Roadmap talks  ',
         query: ' roadmap "launch date" ',
         filters: {
           types: 'video,clip',
-          channelId: unknownId.toUpperCase(),
+          channelId: channelId.toUpperCase(),
           speaker: ' Alice ',
           from: '2026-01-01T00:00:00Z',
           to: '2026-02-01T12:00:00.000+01:00',
@@ -46,7 +48,7 @@ describe('saved searches', () => {
         query: 'roadmap "launch date"',
         filters: {
           types: ['video', 'clip'],
-          channelId: unknownId,
+          channelId,
           speaker: 'Alice',
           from: '2026-01-01T00:00:00.000Z',
           to: '2026-02-01T11:00:00.000Z',

@@ -8,6 +8,7 @@ import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
 import { recordActivity } from '../activity/service.ts';
 import { organizationScope } from '../channels/access.ts';
 import { requireRole } from '../organizations/access.ts';
+import { assertOrganizationReferences } from '../organizations/references.ts';
 import { isUniqueViolation } from '../organizations/service.ts';
 import {
   type CreateSavedSearchInput,
@@ -73,6 +74,7 @@ export async function createSavedSearch(context: AppContext, userId: string, inp
   try {
     return await context.db.transaction(async (tx) => {
       await requireRole(tx, { userId, organizationId: input.organizationId, outsider: 'forbidden' });
+      await assertOrganizationReferences(tx, input.organizationId, input.filters ?? {}, 'body.filters');
       const now = context.clock.now();
       const [row] = await tx
         .insert(savedSearches)
@@ -140,7 +142,10 @@ export async function updateSavedSearch(
 ) {
   try {
     return await context.db.transaction(async (tx) => {
-      await requireSavedSearch(tx, userId, id, true);
+      const saved = await requireSavedSearch(tx, userId, id, true);
+      if (input.filters) {
+        await assertOrganizationReferences(tx, saved.organizationId, input.filters, 'body.filters');
+      }
       const [row] = await tx
         .update(savedSearches)
         .set({

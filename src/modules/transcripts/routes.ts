@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -5,6 +6,7 @@ import { authenticated, callerId, optionalCallerId, optionalSecurity, security }
 import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { paginated } from '../../http/pagination.ts';
+import { registerTranscriptForms, transcriptFromForm } from './form-upload.ts';
 import type { TranscriptFormat } from './parse.ts';
 import {
   linkVideoSpeakersBody,
@@ -29,9 +31,16 @@ const RAW_TYPES: Record<string, TranscriptFormat | undefined> = {
   'application/x-subrip': 'srt',
 };
 
+/** Where the transcript text was in the request, for errors that name the line that failed. */
+function textPathOf(request: FastifyRequest) {
+  if (request.isMultipart()) return 'body.file';
+  return request.headers['content-type']?.startsWith('application/json') === true ? 'body.text' : 'body';
+}
+
 /** Routes for transcripts and subtitles of a video, and for the speakers found in transcripts. */
 export const transcriptRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   // Only this plugin reads raw text bodies: they arrive as `{text, format}`, like the JSON form.
+  await registerTranscriptForms(app, TRANSCRIPT_BODY_LIMIT);
   app.addContentTypeParser(
     Object.keys(RAW_TYPES),
     { parseAs: 'string', bodyLimit: TRANSCRIPT_BODY_LIMIT },
@@ -60,6 +69,7 @@ export const transcriptRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
     '/videos/:id/transcript',
     {
       onRequest: authenticated,
+      preValidation: transcriptFromForm,
       bodyLimit: TRANSCRIPT_BODY_LIMIT,
       schema: {
         tags,
@@ -67,7 +77,8 @@ export const transcriptRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
         description:
           'JSON `{text, format?}` (plain text, `Name: …` lines with optional `[hh:mm:ss]` timestamps, WebVTT or SRT, ' +
           'detected unless `format` is given; null removes the transcript) or `{segments}`; or the raw file as ' +
-          '`text/plain`, `text/vtt` or `application/x-subrip`, up to 25 MiB. Untimed text gets times at 150 words ' +
+          '`text/plain`, `text/vtt` or `application/x-subrip`; or a file as `multipart/form-data` (field `file`, ' +
+          'optional field `format`; `curl -F file=@meeting.vtt`). Up to 25 MiB. Untimed text gets times at 150 words ' +
           "a minute, scaled to the video's duration when known. A file that cannot be parsed: 400 " +
           '`INVALID_TRANSCRIPT` naming the line.',
         security,
@@ -77,14 +88,7 @@ export const transcriptRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
       },
     },
     async (request) => {
-      const raw = request.headers['content-type']?.startsWith('application/json') !== true;
-      return putTranscript(
-        context,
-        callerId(request),
-        request.params.id,
-        request.body,
-        raw ? 'body' : 'body.text',
-      );
+      return putTranscript(context, callerId(request), request.params.id, request.body, textPathOf(request));
     },
   );
 
