@@ -2,6 +2,12 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.ts';
+import { signUpUser } from '../../test/helpers/factories.ts';
+import { EXAMPLE_ID } from './ids.ts';
+
+type RequestBody = {
+  content: Record<string, { examples?: Record<string, { summary: string; value: unknown }> }>;
+};
 
 type Operation = {
   operationId?: string;
@@ -90,6 +96,54 @@ describe('OpenAPI document and reference page', () => {
     expect(
       errors.map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`),
     ).toEqual([]);
+  });
+
+  it('shows a request example on the main operations, and each is a request the API accepts', async () => {
+    const document = await fetchDocument();
+    const operations = Object.entries(
+      document.paths as Record<string, Record<string, Operation & { requestBody?: RequestBody }>>,
+    ).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    );
+    const exampleOf = (operationId: string) => {
+      const found = operations.find(({ operation }) => operation.operationId === operationId);
+      const examples = found?.operation.requestBody?.content['application/json']?.examples ?? {};
+      return { ...found, example: Object.values(examples)[0]?.value };
+    };
+    // Real ids where the example shows the placeholder one, and a fresh account for the sign-up.
+    const user = await signUpUser(ctx().app);
+    const video = await ctx().app.inject({
+      method: 'POST',
+      url: '/videos',
+      headers: user.headers,
+      payload: { title: 'Sync', duration: '30:00', organizationId: user.organizationId },
+    });
+    const realIds = (value: unknown) =>
+      JSON.parse(
+        JSON.stringify(value)
+          .replaceAll(EXAMPLE_ID, user.organizationId)
+          .replace('ada@example.com', `ada-${user.id}@example.com`),
+      );
+    for (const operationId of [
+      'signUp',
+      'createVideo',
+      'updateVideo',
+      'askQuestion',
+      'createComment',
+      'createClip',
+      'createCollection',
+    ]) {
+      const { path, method, example } = exampleOf(operationId);
+      expect(example, operationId).toBeTypeOf('object');
+      const response = await ctx().app.inject({
+        method: (method as string).toUpperCase() as 'POST',
+        url: (path as string).replace('{id}', video.json().id),
+        headers: operationId === 'signUp' ? {} : user.headers,
+        payload: realIds(example),
+      });
+      expect(response.statusCode, `${operationId}: ${response.body}`).toBeLessThan(300);
+    }
+    expect(exampleOf('signIn').example).toMatchObject({ email: 'ada@example.com' });
   });
 
   it('documents the readiness 503 with the same schema as its 200', async () => {

@@ -43,7 +43,12 @@ export async function registerOpenApi(
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Knowledge Hub API', version, description: DESCRIPTION },
+      info: {
+        title: 'Knowledge Hub API',
+        version,
+        description: DESCRIPTION,
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
       servers: [{ url: serverUrl }],
       components: {
         securitySchemes: {
@@ -84,3 +89,12 @@ export async function registerOpenApi(
     configuration: { url: '/openapi.json', pageTitle: 'Knowledge Hub API reference' },
   });
 }
+
+/**
+ * A request body example for the reference page (`.meta(requestExample(…))` on a body schema). It
+ * travels as `x-examples`, which @fastify/swagger turns into the media type's `examples`: zod drops
+ * a plain `examples` from the input schema of any body that trims or lower-cases a field.
+ */
+export const requestExample = (summary: string, value: Record<string, unknown>) => ({
+  'x-examples': { [summary.toLowerCase().replace(/[^a-z0-9]+/g, '-')]: { summary, value } },
+});

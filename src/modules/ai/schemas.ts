@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { uuid } from '../../http/ids.ts';
+import { EXAMPLE_ID, uuid } from '../../http/ids.ts';
+import { requestExample } from '../../http/openapi.ts';
 import { timestamp } from '../../http/timestamps.ts';
 
 /** Where an AI question looks: one organization, optionally narrowed. */
@@ -18,15 +19,22 @@ export const aiScopeFields = {
   collectionId: uuid().optional().meta({ description: 'Only videos of this collection.' }),
 };
 
-export const qaBody = z.object({
-  question: z
-    .string()
-    .trim()
-    .min(3, 'must be at least 3 characters')
-    .max(1000, 'must be at most 1000 characters')
-    .meta({ example: 'What did we decide about the launch date?' }),
-  ...aiScopeFields,
-});
+export const qaBody = z
+  .object({
+    question: z
+      .string()
+      .trim()
+      .min(3, 'must be at least 3 characters')
+      .max(1000, 'must be at most 1000 characters')
+      .meta({ example: 'What did we decide about the launch date?' }),
+    ...aiScopeFields,
+  })
+  .meta(
+    requestExample('Ask why', {
+      question: 'Why did search go down on January 14?',
+      organizationId: EXAMPLE_ID,
+    }),
+  );
 
 export type QaInput = z.output<typeof qaBody>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid } from '../../http/ids.ts';
+import { requestExample } from '../../http/openapi.ts';
 import { timestamp } from '../../http/timestamps.ts';
 
 export const emailField = z
@@ -21,25 +22,35 @@ export const nameField = z
   .min(1, 'must not be empty')
   .max(100, 'must be at most 100 characters');
 
-export const signUpBody = z.object({
-  email: emailField,
-  password: passwordField,
-  name: nameField,
-  invitationToken: z
-    .string()
-    .min(1, 'must not be empty')
-    .max(200, 'must be at most 200 characters')
-    .optional()
-    .meta({
-      description:
-        'The token of an invitation to this email: the account joins that organization instead of getting a personal one.',
+export const signUpBody = z
+  .object({
+    email: emailField,
+    password: passwordField,
+    name: nameField,
+    invitationToken: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(200, 'must be at most 200 characters')
+      .optional()
+      .meta({
+        description:
+          'The token of an invitation to this email: the account joins that organization instead of getting a personal one.',
+      }),
+  })
+  .meta(
+    requestExample('Sign up', {
+      email: 'ada@example.com',
+      password: 'correct horse battery staple',
+      name: 'Ada Lovelace',
     }),
-});
+  );
 
-export const signInBody = z.object({
-  email: emailField,
-  password: z.string().min(1, 'must not be empty').max(1024),
-});
+export const signInBody = z
+  .object({
+    email: emailField,
+    password: z.string().min(1, 'must not be empty').max(1024),
+  })
+  .meta(requestExample('Sign in', { email: 'ada@example.com', password: 'correct horse battery staple' }));
 
 export const userSchema = z
   .object({

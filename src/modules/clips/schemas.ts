@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid } from '../../http/ids.ts';
+import { requestExample } from '../../http/openapi.ts';
 import { timestamp } from '../../http/timestamps.ts';
 import { someField } from '../channels/schemas.ts';
 
@@ -25,14 +26,18 @@ const secondsField = z
   .max(1_000_000_000, 'is too large')
   .meta({ description: 'Seconds from the start of the video.' });
 
-export const createClipBody = z.object({
-  title: titleField,
-  description: descriptionField.nullable().optional(),
-  startTime: secondsField,
-  endTime: secondsField.meta({
-    description: "Seconds from the start; after startTime, at most the video's duration when known.",
-  }),
-});
+export const createClipBody = z
+  .object({
+    title: titleField,
+    description: descriptionField.nullable().optional(),
+    startTime: secondsField,
+    endTime: secondsField.meta({
+      description: "Seconds from the start; after startTime, at most the video's duration when known.",
+    }),
+  })
+  .meta(
+    requestExample('A clip of the decision', { title: 'The launch decision', startTime: 754, endTime: 812 }),
+  );
 
 export const updateClipBody = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid } from '../../http/ids.ts';
+import { requestExample } from '../../http/openapi.ts';
 import { paginationQuery } from '../../http/pagination.ts';
 import { timestamp } from '../../http/timestamps.ts';
 import { MENTIONS_MAX, mentionedUserIds } from './mentions.ts';
@@ -22,28 +23,32 @@ const bodyField = z
       'people): members of the organization are notified, anyone else is ignored.',
   });
 
-export const createCommentBody = z.object({
-  body: bodyField,
-  timestamp: z
-    .number()
-    .min(0, 'must be at least 0')
-    .max(1_000_000_000, 'is too large')
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "Seconds into the video the comment is about, at most the video's duration when known; " +
-        'null or absent: not anchored.',
-    }),
-  parentId: uuid()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        'The comment replied to, of the same video and not deleted. Threads are one level deep: a reply ' +
-        'to a reply joins the thread of its root.',
-    }),
-});
+export const createCommentBody = z
+  .object({
+    body: bodyField,
+    timestamp: z
+      .number()
+      .min(0, 'must be at least 0')
+      .max(1_000_000_000, 'is too large')
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "Seconds into the video the comment is about, at most the video's duration when known; " +
+          'null or absent: not anchored.',
+      }),
+    parentId: uuid()
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'The comment replied to, of the same video and not deleted. Threads are one level deep: a reply ' +
+          'to a reply joins the thread of its root.',
+      }),
+  })
+  .meta(
+    requestExample('A comment at 12:34', { body: 'Can we link the rollout checklist here?', timestamp: 754 }),
+  );
 
 export const updateCommentBody = z.object({ body: bodyField });
 

@@ -100,8 +100,15 @@ export type SearchResult = z.infer<typeof searchResultSchema>;
 
 export const searchResponseSchema = paginated(searchResultSchema).extend({
   facets: z.object({
+    // An object with a property per type (not a record keyed by the enum): generators and linters
+    // then see every count as a declared, required property.
     types: z
-      .record(z.enum(SEARCH_TYPES), z.number().int())
+      .object(
+        Object.fromEntries(SEARCH_TYPES.map((type) => [type, z.number().int()])) as Record<
+          (typeof SEARCH_TYPES)[number],
+          z.ZodNumber
+        >,
+      )
       .meta({ description: 'How many results each type has for this query and filters (all types).' }),
   }),
 });

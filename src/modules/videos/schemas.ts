@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { videos } from '../../db/schema/index.ts';
-import { uuid } from '../../http/ids.ts';
+import { EXAMPLE_ID, uuid } from '../../http/ids.ts';
+import { requestExample } from '../../http/openapi.ts';
 import { paginationQuery } from '../../http/pagination.ts';
 import { timestamp } from '../../http/timestamps.ts';
 
@@ -127,14 +128,31 @@ const editableFields = {
   recordedAt: timestamp().nullable().optional().meta({ description: 'When the meeting took place.' }),
 };
 
-export const createVideoBody = z.object({ ...editableFields, organizationId: uuid() });
+export const createVideoBody = z.object({ ...editableFields, organizationId: uuid() }).meta(
+  requestExample('A meeting with its transcript', {
+    title: 'Weekly product sync',
+    duration: '32:10',
+    organizationId: EXAMPLE_ID,
+    transcript:
+      'Ada: We ship search v2 behind a flag on January 30.\nGrace: I will write the release notes by Friday.',
+    recordedAt: '2026-11-20T10:00:00.000Z',
+  }),
+);
 export type CreateVideoInput = z.output<typeof createVideoBody>;
 
-export const updateVideoBody = z.object({
-  ...editableFields,
-  title: editableFields.title.optional(),
-  duration: editableFields.duration.optional(),
-});
+export const updateVideoBody = z
+  .object({
+    ...editableFields,
+    title: editableFields.title.optional(),
+    duration: editableFields.duration.optional(),
+  })
+  .meta(
+    requestExample('Rename and unfile', {
+      title: 'Weekly product sync (notes added)',
+      isPublic: false,
+      channelId: null,
+    }),
+  );
 export type UpdateVideoInput = z.output<typeof updateVideoBody>;
 
 export const VIDEO_SORTS = ['-createdAt', 'createdAt', 'title', '-viewCount'] as const;
