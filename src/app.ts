@@ -63,10 +63,23 @@ export type AppDeps = {
 const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
+/** The organization a request names — in its query, its body or its path — for the log line. */
+function organizationNamedBy(request: FastifyRequest): string | undefined {
+  const named = [
+    (request.query as { organizationId?: unknown } | undefined)?.organizationId,
+    (request.body as { organizationId?: unknown } | undefined)?.organizationId,
+    request.routeOptions.url?.startsWith('/organizations/:id')
+      ? (request.params as { id?: unknown }).id
+      : undefined,
+  ].find((value) => typeof value === 'string');
+  return named as string | undefined;
+}
+
 /**
  * One log line per request, written when it completes (Fastify's default writes two). It names the
  * route template, not the URL: paths and query strings can carry secrets (share and invitation
- * tokens, OAuth codes).
+ * tokens, OAuth codes). Who asked — the user, the organization the request names, the client's
+ * address (as TRUST_PROXY resolves it) — is on the line, so that one person's trouble can be found.
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest() {}
@@ -77,6 +90,9 @@ class OneLinePerRequest extends LogController {
       route: request.routeOptions.url ?? 'unmatched',
       statusCode: reply.statusCode,
       ms: reply.elapsedTime,
+      ip: request.ip,
+      userId: request.auth?.user.id,
+      organizationId: organizationNamedBy(request),
     };
     if (error) request.log.error({ ...line, err: error }, 'request errored');
     else request.log.info(line, 'request completed');
@@ -174,7 +190,7 @@ export async function buildApp(deps: AppDeps) {
     logger: deps.logger,
   };
   registerAuthentication(app, context);
-  const metrics = registerMetrics(app);
+  const metrics = registerMetrics(app, { db: deps.database.db, pool: deps.database.pool });
   await registerRateLimit(app, { pool: deps.database.pool, perMinute: config.rateLimitPerMinute });
   await registerOpenApi(app, { version: config.version, serverUrl: config.appUrl });
 

@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { type DestinationStream, pino } from 'pino';
 
 /** Credentials and secrets never reach the logs, wherever they appear in a logged object. */
 const REDACTED_PATHS = [
@@ -18,8 +18,10 @@ const REDACTED_PATHS = [
   'databaseUrl',
 ];
 
-export function createLogger(level: string) {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+/** Logs JSON lines to stdout, or to `destination` (tests read the lines). */
+export function createLogger(level: string, destination?: DestinationStream) {
+  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type Logger = ReturnType<typeof createLogger>;

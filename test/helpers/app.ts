@@ -1,3 +1,4 @@
+import type { DestinationStream } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Config, parseConfig } from '../../src/config.ts';
@@ -23,6 +24,8 @@ type Options = {
   env?: Record<string, string>;
   /** Reuse a database (another TestApp's), to test several instances on one database. */
   databaseUrl?: string;
+  /** Where the log goes instead (e.g. a test reading its lines); the level stays the config's. */
+  logDestination?: DestinationStream;
 };
 
 /** The whole app, as server.ts builds it, on its own database; requests go through `app.inject()`. */
@@ -38,7 +41,7 @@ export async function buildTestApp(options: Options = {}): Promise<TestApp> {
     }),
     secret: 'test-secret-that-is-at-least-32-characters-long',
   };
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, options.logDestination);
   const database = connectDatabase(databaseUrl, { max: 5 });
   const clock = new TestClock();
   const jobs = await startJobQueue({

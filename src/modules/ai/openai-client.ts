@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../http/errors.ts';
+import { timedFetch } from '../../lib/metrics.ts';
 
 /** A client for the OpenAI-compatible endpoint AI_BASE_URL names, with AI_TIMEOUT_MS per request. */
 export function createOpenAiClient(settings: Config['ai']): OpenAI {
@@ -11,6 +12,7 @@ export function createOpenAiClient(settings: Config['ai']): OpenAI {
     // A retry would double an asking user's wait; a failed question costs nothing and can be asked
     // again, and background jobs are retried by the job queue.
     maxRetries: 0,
+    fetch: timedFetch(),
   });
 }
 

@@ -9,6 +9,7 @@ import { notifications } from '../../db/schema/index.ts';
 import { authenticated, callerId, credentialStillValid, security } from '../../http/auth.ts';
 import { errorResponses, errors } from '../../http/errors.ts';
 import { UUID_PATTERN } from '../../http/ids.ts';
+import { openEventStreams } from '../../lib/metrics.ts';
 import { createNotificationHub } from './hub.ts';
 import { notificationViews } from './queries.ts';
 import type { NotificationView } from './schemas.ts';
@@ -145,9 +146,11 @@ export const notificationStreamRoutes: FastifyPluginAsyncZod<{ context: AppConte
         else stream.end();
       }, context.config.notificationStreamHeartbeatSeconds * 1000);
       let finished = false;
+      openEventStreams.inc();
       const finish = () => {
         if (finished) return;
         finished = true;
+        openEventStreams.dec();
         release();
         clearInterval(heartbeat);
         unsubscribe();
