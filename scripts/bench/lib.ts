@@ -410,6 +410,28 @@ export async function signUp(baseUrl: string, user: { email: string; name: strin
   };
 }
 
+/** The URL of the embedded database `startService` started in `dataDir` (its password lives there). */
+export function embeddedDatabaseUrl(dataDir: string, pgPort: number) {
+  const password = readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/knowledge_hub`;
+}
+
+/** `scripts/bench/floor-video.ts` on a free port against `databaseUrl`: the read path's floor. */
+export async function startVideoFloor(children: Child[], databaseUrl: string) {
+  const port = await freePort();
+  log(`starting the raw-pg floor on port ${port}`);
+  const floor = startChild('the raw-pg floor', 'scripts/bench/floor-video.ts', {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+  });
+  children.push(floor);
+  const floorUrl = `http://127.0.0.1:${port}`;
+  await waitForHealth(floor, `${floorUrl}/health`);
+  return { floorUrl };
+}
+
 /** A bare Fastify answering `GET /health` on a free port: the floor the service is measured against. */
 export async function startBareFastify(children: Child[]) {
   const port = await freePort();

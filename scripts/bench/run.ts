@@ -2,13 +2,16 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  apiFor,
   autocannonVersion,
+  embeddedDatabaseUrl,
   fastifyVersion,
   hasExited,
   log,
   measure,
   parseSettings,
   type Row,
+  ratio,
   ratios,
   readIfExists,
   runBenchmark,
@@ -16,6 +19,7 @@ import {
   signUp,
   startBareFastify,
   startService,
+  startVideoFloor,
   table,
   upsertSection,
 } from './lib.ts';
@@ -32,10 +36,19 @@ import {
 
 const SECTION_HEADING = '## HTTP floor: GET /health and an authenticated read vs bare Fastify';
 
+/** The ratio the issue sets for the read path: ≥ 0.8× the floor's req/s, p99 ≤ 1.5× the floor's. */
+function videoReadRatio(service: Row, floor: Row): string {
+  return (
+    `${service.target} / the raw-pg floor: req/s ${ratio(service.reqPerSec, floor.reqPerSec)} (target ≥ 0.80×), ` +
+    `p99 latency ${ratio(service.p99, floor.p99)} (target ≤ 1.50×).`
+  );
+}
+
 function section(
   rows: Row[],
   serviceRows: Row[],
   bare: Row,
+  videoRows: { service: Row; floor: Row },
   settings: Settings,
   date: Date,
   loadBefore: number,
@@ -69,7 +82,13 @@ function section(
       'pipeline every route pays: request id, security headers, CORS, cookies, metrics and Zod response ' +
       'serialisation. `GET /auth/session` with a bearer token is the simplest authenticated read: it adds the ' +
       'session lookup (one indexed query) and the rate limiter, whose counter lives in PostgreSQL ' +
-      '(`RATE_LIMIT_PER_MINUTE` is raised for the run so that it counts without refusing).',
+      '(`RATE_LIMIT_PER_MINUTE` is raised for the run so that it counts without refusing). `GET /videos/{id}` ' +
+      "reads one video (a 2 KB transcript) the caller's organization holds: session, then the video with the " +
+      "caller's role, the response schema and every hook.",
+    '- **Raw-pg floor**: `scripts/bench/floor-video.ts`, a bare Fastify with the same two queries for ' +
+      "`GET /videos/{id}` through raw `pg` (session by token hash; the video left-joined with the caller's " +
+      'membership; both prepared) against the same database, answering the row as JSON: no validation, ' +
+      'serialiser, hooks, rate limiter or logging.',
     `- **Bare Fastify**: \`scripts/bench/bare-fastify.ts\`, Fastify ${fastifyVersion} with defaults, logger ` +
       'off, one `GET /health` route returning a small JSON object.',
     '',
@@ -79,6 +98,7 @@ function section(
     table(rows),
     '',
     ratios(serviceRows, bare),
+    videoReadRatio(videoRows.service, videoRows.floor),
     ...(notes.length > 0 ? ['', 'Non-2xx responses and errors:', '', ...notes] : []),
     '',
   ].join('\n');
@@ -87,30 +107,53 @@ function section(
 const settings = parseSettings('bench');
 
 await runBenchmark('bench', async ({ dataDir, children }) => {
-  const { baseUrl } = await startService(dataDir, children);
+  const { baseUrl, pgPort } = await startService(dataDir, children);
   const { bareUrl } = await startBareFastify(children);
+  const { floorUrl } = await startVideoFloor(children, embeddedDatabaseUrl(dataDir, pgPort));
   const serviceUrl = `${baseUrl}/health`;
   log('both servers answer GET /health');
 
   const date = new Date();
   const loadBefore = os.loadavg()[0] ?? 0;
   log(`1-minute load average before measuring: ${loadBefore.toFixed(2)}`);
-  const { token } = await signUp(baseUrl, { email: 'bench@example.com', name: 'Bench' });
+  const { token, organizationId } = await signUp(baseUrl, { email: 'bench@example.com', name: 'Bench' });
+  const authorization = { authorization: `Bearer ${token}` };
+  const video = await apiFor(baseUrl, token)<{ id: string }>('POST', '/videos', {
+    title: 'Weekly sync',
+    duration: '30:00',
+    organizationId,
+    transcript: 'We reviewed the launch checklist and agreed on the rollout order. '.repeat(30),
+  });
   const serviceRow = await measure('Service `GET /health`', serviceUrl, settings);
   const sessionRow = await measure(
     'Service `GET /auth/session` (bearer)',
     `${baseUrl}/auth/session`,
     settings,
-    { authorization: `Bearer ${token}` },
+    authorization,
+  );
+  const videoRow = await measure(
+    'Service `GET /videos/{id}` (bearer)',
+    `${baseUrl}/videos/${video.id}`,
+    settings,
+    authorization,
+  );
+  const floorRow = await measure(
+    'Raw-pg floor `GET /videos/{id}`',
+    `${floorUrl}/videos/${video.id}`,
+    settings,
+    authorization,
   );
   const bareRow = await measure('Bare Fastify `GET /health`', bareUrl, settings);
   for (const child of children) {
     if (hasExited(child)) throw new Error(`${child.name} exited during the run:\n${child.output().trim()}`);
   }
-  const rows = [serviceRow, sessionRow, bareRow];
+  const rows = [serviceRow, sessionRow, videoRow, floorRow, bareRow];
   const serviceRows = [serviceRow, sessionRow];
+  const videoRows = { service: videoRow, floor: floorRow };
 
-  process.stdout.write(`\n${table(rows)}\n\n${ratios(serviceRows, bareRow)}\n`);
+  process.stdout.write(
+    `\n${table(rows)}\n\n${ratios(serviceRows, bareRow)}\n${videoReadRatio(videoRow, floorRow)}\n`,
+  );
   for (const row of rows) {
     if (row.non2xx > 0 || row.errors > 0) {
       process.stdout.write(
@@ -124,7 +167,7 @@ await runBenchmark('bench', async ({ dataDir, children }) => {
     upsertSection(
       readIfExists(settings.output),
       SECTION_HEADING,
-      section(rows, serviceRows, bareRow, settings, date, loadBefore),
+      section(rows, serviceRows, bareRow, videoRows, settings, date, loadBefore),
     ),
   );
   const shown = path.relative(process.cwd(), settings.output);

@@ -1,5 +1,6 @@
-import { eq, lt, sql } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { poolOf, runPrepared, selectColumns } from '../../db/hot-path.ts';
 import { apiKeys, sessions, users } from '../../db/schema/index.ts';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { addSeconds, type Clock } from '../../lib/clock.ts';
@@ -74,52 +75,37 @@ export async function authenticate(db: Db, clock: Clock, token: string): Promise
     : authenticateSession(db, clock, token);
 }
 
-/**
- * Every authenticated request runs these lookups, so they are prepared once per database handle:
- * no query building per request, and PostgreSQL keeps the plan.
- */
-const preparedLookups = new WeakMap<Db, ReturnType<typeof prepareLookups>>();
+const USER_COLUMNS = selectColumns(users, 'u', 'user.');
 
-function prepareLookups(db: Db) {
-  const hash = sql.placeholder('hash');
-  return {
-    session: db
-      .select({
-        user: authUserColumns,
-        id: sessions.id,
-        expiresAt: sessions.expiresAt,
-        refreshedAt: sessions.refreshedAt,
-        lastUsedAt: sessions.lastUsedAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.tokenHash, hash))
-      .prepare('auth_session_by_token_hash'),
-    apiKey: db
-      .select({
-        user: authUserColumns,
-        id: apiKeys.id,
-        expiresAt: apiKeys.expiresAt,
-        lastUsedAt: apiKeys.lastUsedAt,
-      })
-      .from(apiKeys)
-      .innerJoin(users, eq(users.id, apiKeys.userId))
-      .where(eq(apiKeys.keyHash, hash))
-      .prepare('auth_api_key_by_hash'),
-  };
+/** The caller's session (or API key) by the hash of the token sent, with the caller. */
+const SESSION_BY_TOKEN_HASH = `SELECT ${USER_COLUMNS}, s.id, s.expires_at AS "expiresAt",
+    s.refreshed_at AS "refreshedAt", s.last_used_at AS "lastUsedAt"
+  FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1`;
+const API_KEY_BY_HASH = `SELECT ${USER_COLUMNS}, k.id, k.expires_at AS "expiresAt", k.last_used_at AS "lastUsedAt"
+  FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`;
+
+type SessionRow = { id: string; expiresAt: Date; refreshedAt: Date; lastUsedAt: Date; user: AuthUser };
+type ApiKeyRow = { id: string; expiresAt: Date | null; lastUsedAt: Date | null; user: AuthUser };
+
+/** The AuthUser of a row whose user columns are prefixed `user.`; the user's other columns stay out. */
+function userOf(row: Record<string, unknown>): AuthUser {
+  return Object.fromEntries(Object.keys(authUserColumns).map((key) => [key, row[`user.${key}`]])) as AuthUser;
 }
 
-function lookups(db: Db) {
-  let prepared = preparedLookups.get(db);
-  if (!prepared) {
-    prepared = prepareLookups(db);
-    preparedLookups.set(db, prepared);
-  }
-  return prepared;
+async function lookUp<Row extends { user: AuthUser }>(db: Db, name: string, text: string, hash: string) {
+  const pool = poolOf(db);
+  if (!pool) throw new Error('credentials are looked up outside transactions');
+  const [row] = await runPrepared<Record<string, unknown>>(pool, name, text, [hash]);
+  return row ? ({ ...row, user: userOf(row) } as unknown as Row) : undefined;
 }
 
 async function authenticateSession(db: Db, clock: Clock, token: string): Promise<Authentication> {
-  const [row] = await lookups(db).session.execute({ hash: hashToken(token) });
+  const row = await lookUp<SessionRow>(
+    db,
+    'auth_session_by_token_hash',
+    SESSION_BY_TOKEN_HASH,
+    hashToken(token),
+  );
   if (!row) return { kind: 'invalid' };
   const now = clock.now();
   if (row.expiresAt <= now) return { kind: 'expired' };
@@ -136,7 +122,7 @@ async function authenticateSession(db: Db, clock: Clock, token: string): Promise
 }
 
 async function authenticateApiKey(db: Db, clock: Clock, key: string): Promise<Authentication> {
-  const [row] = await lookups(db).apiKey.execute({ hash: hashToken(key) });
+  const row = await lookUp<ApiKeyRow>(db, 'auth_api_key_by_hash', API_KEY_BY_HASH, hashToken(key));
   if (!row) return { kind: 'invalid' };
   const now = clock.now();
   if (row.expiresAt && row.expiresAt <= now) return { kind: 'expired' };

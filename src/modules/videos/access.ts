@@ -1,5 +1,6 @@
-import { and, eq, type Placeholder, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { poolOf, runPrepared, selectColumns } from '../../db/hot-path.ts';
 import { memberships, videos } from '../../db/schema/index.ts';
 import type { Role } from '../../db/schema/users.ts';
 import { errors } from '../../http/errors.ts';
@@ -19,7 +20,7 @@ const NO_USER = '00000000-0000-0000-0000-000000000000';
 export type VideoAction = 'read' | 'edit' | 'contribute';
 
 /** One query: the video and the caller's role in its organization (the hot path of every video read). */
-const videoWithRole = (db: Db | Tx, videoId: Placeholder | string, userId: Placeholder | string | null) =>
+const videoWithRole = (db: Db | Tx, videoId: string, userId: string | null) =>
   db
     .select({ video: videos, role: memberships.role })
     .from(videos)
@@ -29,17 +30,22 @@ const videoWithRole = (db: Db | Tx, videoId: Placeholder | string, userId: Place
     )
     .where(eq(videos.id, videoId));
 
-const prepared = new WeakMap<Db | Tx, ReturnType<typeof prepareVideoWithRole>>();
-const prepareVideoWithRole = (db: Db | Tx) =>
-  videoWithRole(db, sql.placeholder('videoId'), sql.placeholder('userId')).prepare('video_with_caller_role');
+const VIDEO_WITH_CALLER_ROLE = `SELECT ${selectColumns(videos, 'v')}, m.role AS "callerRole"
+  FROM videos v
+  LEFT JOIN memberships m ON m.organization_id = v.organization_id AND m.user_id = $2
+  WHERE v.id = $1`;
 
-function preparedVideoWithRole(db: Db | Tx) {
-  let statement = prepared.get(db);
-  if (!statement) {
-    statement = prepareVideoWithRole(db);
-    prepared.set(db, statement);
-  }
-  return statement;
+/** Outside a transaction, the same query as a prepared raw statement (db/hot-path.ts says why). */
+async function readVideoWithRole(db: Db | Tx, videoId: string, userId: string | null) {
+  const pool = poolOf(db);
+  if (!pool) return videoWithRole(db, videoId, userId);
+  const rows = await runPrepared<VideoRow & { callerRole: Role | null }>(
+    pool,
+    'video_with_caller_role',
+    VIDEO_WITH_CALLER_ROLE,
+    [videoId, userId ?? NO_USER],
+  );
+  return rows.map(({ callerRole, ...video }) => ({ video, role: callerRole }));
 }
 
 /**
@@ -58,7 +64,7 @@ export async function requireVideoAccess(
 ): Promise<{ video: VideoRow; role: Role | null }> {
   const [row] = input.forUpdate
     ? await videoWithRole(db, input.videoId, input.userId).for('update', { of: videos })
-    : await preparedVideoWithRole(db).execute({ videoId: input.videoId, userId: input.userId ?? NO_USER });
+    : await readVideoWithRole(db, input.videoId, input.userId);
   const video = row?.video;
   if (!video || (video.isDeleted && !input.includeDeleted)) throw errors.notFound('Video not found');
   const role = row.role;

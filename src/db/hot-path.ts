@@ -1,0 +1,29 @@
+import { getTableColumns, type Table } from 'drizzle-orm';
+import pg from 'pg';
+import type { Db, Tx } from './client.ts';
+
+/**
+ * The two statements every authenticated read runs (the caller's session, a video with the
+ * caller's role) go straight to `pg` as named prepared statements: drizzle's query and row mapping
+ * cost about a tenth of such a request's CPU (docs/benchmarks.md, "the read path against its
+ * floor"). The SQL is built from the drizzle table definitions, so the rows keep drizzle's keys and
+ * the schema stays the one source of truth.
+ */
+
+/** `alias."column" AS "key"` for every column of `table`: raw rows keyed as drizzle keys them. */
+export function selectColumns(table: Table, alias: string, keyPrefix = ''): string {
+  return Object.entries(getTableColumns(table))
+    .map(([key, column]) => `${alias}."${column.name}" AS "${keyPrefix}${key}"`)
+    .join(', ');
+}
+
+/** The pool behind the root database handle; null inside a transaction (which must use its own client). */
+export function poolOf(db: Db | Tx): pg.Pool | null {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : null;
+}
+
+/** Runs a named (prepared once per connection) statement and returns its rows. */
+export async function runPrepared<Row>(pool: pg.Pool, name: string, text: string, values: unknown[]) {
+  return (await pool.query<Row & pg.QueryResultRow>({ name, text, values })).rows;
+}
