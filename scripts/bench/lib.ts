@@ -416,24 +416,11 @@ export function embeddedDatabaseUrl(dataDir: string, pgPort: number) {
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/knowledge_hub`;
 }
 
-/** `scripts/bench/floor-video.ts` on a free port against `databaseUrl`: the read path's floor. */
-export async function startVideoFloor(children: Child[], databaseUrl: string) {
-  const port = await freePort();
-  log(`starting the raw-pg floor on port ${port}`);
-  const floor = startChild('the raw-pg floor', 'scripts/bench/floor-video.ts', {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-  });
-  children.push(floor);
-  const floorUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(floor, `${floorUrl}/health`);
-  return { floorUrl };
-}
-
-/** A bare Fastify answering `GET /health` on a free port: the floor the service is measured against. */
-export async function startBareFastify(children: Child[]) {
+/**
+ * A bare Fastify on a free port, the floor the service is measured against: `GET /health`, and
+ * with `databaseUrl` the raw-pg `GET /videos/:id` (`bareOrigin` is for that one).
+ */
+export async function startBareFastify(children: Child[], databaseUrl?: string) {
   const port = await freePort();
   const { DATABASE_URL: _externalDatabase, ...inherited } = process.env;
   log(`starting bare Fastify on port ${port}`);
@@ -441,9 +428,11 @@ export async function startBareFastify(children: Child[]) {
     ...inherited,
     PORT: String(port),
     HOST: '127.0.0.1',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   children.push(bare);
-  const bareUrl = `http://127.0.0.1:${port}/health`;
+  const bareOrigin = `http://127.0.0.1:${port}`;
+  const bareUrl = `${bareOrigin}/health`;
   await waitForHealth(bare, bareUrl);
-  return { bareUrl };
+  return { bareUrl, bareOrigin };
 }

@@ -19,7 +19,6 @@ import {
   signUp,
   startBareFastify,
   startService,
-  startVideoFloor,
   table,
   upsertSection,
 } from './lib.ts';
@@ -85,7 +84,7 @@ function section(
       '(`RATE_LIMIT_PER_MINUTE` is raised for the run so that it counts without refusing). `GET /videos/{id}` ' +
       "reads one video (a 2 KB transcript) the caller's organization holds: session, then the video with the " +
       "caller's role, the response schema and every hook.",
-    '- **Raw-pg floor**: `scripts/bench/floor-video.ts`, a bare Fastify with the same two queries for ' +
+    '- **Raw-pg floor**: `scripts/bench/bare-fastify.ts` with `DATABASE_URL`: the same bare Fastify with the same two queries for ' +
       "`GET /videos/{id}` through raw `pg` (session by token hash; the video left-joined with the caller's " +
       'membership; both prepared) against the same database, answering the row as JSON: no validation, ' +
       'serialiser, hooks, rate limiter or logging.',
@@ -108,8 +107,7 @@ const settings = parseSettings('bench');
 
 await runBenchmark('bench', async ({ dataDir, children }) => {
   const { baseUrl, pgPort } = await startService(dataDir, children);
-  const { bareUrl } = await startBareFastify(children);
-  const { floorUrl } = await startVideoFloor(children, embeddedDatabaseUrl(dataDir, pgPort));
+  const { bareUrl, bareOrigin } = await startBareFastify(children, embeddedDatabaseUrl(dataDir, pgPort));
   const serviceUrl = `${baseUrl}/health`;
   log('both servers answer GET /health');
 
@@ -139,7 +137,7 @@ await runBenchmark('bench', async ({ dataDir, children }) => {
   );
   const floorRow = await measure(
     'Raw-pg floor `GET /videos/{id}`',
-    `${floorUrl}/videos/${video.id}`,
+    `${bareOrigin}/videos/${video.id}`,
     settings,
     authorization,
   );

@@ -1,4 +1,4 @@
-import { getTableColumns, type Table } from 'drizzle-orm';
+import type { Column } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db, Tx } from './client.ts';
 
@@ -10,9 +10,9 @@ import type { Db, Tx } from './client.ts';
  * the schema stays the one source of truth.
  */
 
-/** `alias."column" AS "key"` for every column of `table`: raw rows keyed as drizzle keys them. */
-export function selectColumns(table: Table, alias: string, keyPrefix = ''): string {
-  return Object.entries(getTableColumns(table))
+/** `alias."column" AS "key"` for each of `columns` (a table's, or a chosen few): raw rows keyed as drizzle keys them. */
+export function selectColumns(columns: Record<string, Column>, alias: string, keyPrefix = ''): string {
+  return Object.entries(columns)
     .map(([key, column]) => `${alias}."${column.name}" AS "${keyPrefix}${key}"`)
     .join(', ');
 }

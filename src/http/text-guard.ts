@@ -33,16 +33,17 @@ export function unstorableTextPath(value: unknown, root: string): string | null 
   return null;
 }
 
+/** Refuses (400, naming the first offending path) a value holding text no column can keep. */
+export function assertStorable(value: unknown, root: string) {
+  const path = unstorableTextPath(value, root);
+  if (path) throw errors.validation([{ path, message: MESSAGE }]);
+}
+
 export function registerTextGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     // A path segment that cannot be stored names nothing: answered as for an unknown id.
     if (unstorableTextPath(request.params, 'params')) throw errors.notFound();
-    for (const [part, value] of [
-      ['querystring', request.query],
-      ['body', request.body],
-    ] as const) {
-      const path = unstorableTextPath(value, part);
-      if (path) throw errors.validation([{ path, message: MESSAGE }]);
-    }
+    assertStorable(request.query, 'querystring');
+    assertStorable(request.body, 'body');
   });
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { videos } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
 import type { AuthUser } from '../auth/sessions.ts';
-import { roleIn } from '../organizations/access.ts';
+import { notAMember, roleIn } from '../organizations/access.ts';
 import { assertOrganizationReferences } from '../organizations/references.ts';
 import type { RetrievalScope } from '../search/retrieval.ts';
 
@@ -30,8 +30,7 @@ export async function resolveAiScope(
   const organizationId = input.organizationId ?? user.defaultOrganizationId;
   const member = organizationId ? await roleIn(db, user.id, organizationId) : null;
   if (!organizationId || !member) {
-    if (input.organizationId)
-      throw errors.forbidden('You are not a member of this organization', 'NOT_A_MEMBER');
+    if (input.organizationId) throw notAMember();
     throw errors.validation([
       { path: `${path}.organizationId`, message: 'is required (you have no default organization)' },
     ]);

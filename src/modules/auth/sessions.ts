@@ -75,7 +75,8 @@ export async function authenticate(db: Db, clock: Clock, token: string): Promise
     : authenticateSession(db, clock, token);
 }
 
-const USER_COLUMNS = selectColumns(users, 'u', 'user.');
+// Only the AuthUser's columns: the password hash and the rest of the row stay in the database.
+const USER_COLUMNS = selectColumns(authUserColumns, 'u', 'user.');
 
 /** The caller's session (or API key) by the hash of the token sent, with the caller. */
 const SESSION_BY_TOKEN_HASH = `SELECT ${USER_COLUMNS}, s.id, s.expires_at AS "expiresAt",

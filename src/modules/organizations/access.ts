@@ -30,14 +30,15 @@ type Requirement = {
   outsider?: 'forbidden' | 'not_found';
 };
 
+/** A caller who named (in a body or query field) an organization they are not in. */
+export const notAMember = () => errors.forbidden('You are not a member of this organization', 'NOT_A_MEMBER');
+
 /** The one authorization check for organization-owned things. Returns the caller's role. */
 export async function requireRole(db: Db | Tx, requirement: Requirement): Promise<Role> {
   const { minRole = 'viewer', outsider = 'forbidden' } = requirement;
   const role = await roleIn(db, requirement.userId, requirement.organizationId);
   if (!role) {
-    throw outsider === 'not_found'
-      ? errors.notFound('Organization not found')
-      : errors.forbidden('You are not a member of this organization', 'NOT_A_MEMBER');
+    throw outsider === 'not_found' ? errors.notFound('Organization not found') : notAMember();
   }
   if (!roleAtLeast(role, minRole)) {
     throw errors.forbidden(`This requires the ${minRole} role or higher`, 'INSUFFICIENT_ROLE');

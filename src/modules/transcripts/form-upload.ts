@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../../http/errors.ts';
-import { unstorableTextPath } from '../../http/text-guard.ts';
-import type { TranscriptFormat } from './parse.ts';
+import { assertStorable } from '../../http/text-guard.ts';
+import { TRANSCRIPT_CONTENT_TYPES, type TranscriptFormat } from './parse.ts';
 
 /**
  * `curl -F file=@meeting.vtt`: a transcript file sent as `multipart/form-data` (field `file`,
@@ -11,7 +11,6 @@ import type { TranscriptFormat } from './parse.ts';
  * is detected from the text.
  */
 
-const FORMAT_OF_TYPE: Record<string, TranscriptFormat> = { 'text/vtt': 'vtt', 'application/x-subrip': 'srt' };
 const FORMAT_OF_EXTENSION: Record<string, TranscriptFormat> = { vtt: 'vtt', srt: 'srt' };
 
 /** Parses form bodies for the routes of the plugin it is registered in (and nowhere else). */
@@ -23,7 +22,7 @@ export async function registerTranscriptForms(app: FastifyInstance, maxBytes: nu
 function formatOf(given: string | undefined, mimetype: string, filename: string): string | undefined {
   if (given !== undefined) return given;
   const extension = filename.split('.').pop()?.toLowerCase() ?? '';
-  return FORMAT_OF_TYPE[mimetype.toLowerCase()] ?? FORMAT_OF_EXTENSION[extension];
+  return TRANSCRIPT_CONTENT_TYPES[mimetype.toLowerCase()] ?? FORMAT_OF_EXTENSION[extension];
 }
 
 /** The form's parts, or why not: limits are 413s, anything busboy cannot read a 400 (never a 500). */
@@ -57,10 +56,6 @@ export async function transcriptFromForm(request: FastifyRequest) {
     throw errors.validation([{ path: 'body.file', message: 'Must be UTF-8 text' }]);
   }
   // The app-wide text guard ran before the form was read: the same rule, applied here.
-  if (unstorableTextPath(text, 'body.file')) {
-    throw errors.validation([
-      { path: 'body.file', message: 'must not contain NUL characters or unpaired surrogates' },
-    ]);
-  }
+  assertStorable(text, 'body.file');
   request.body = { text, format: formatOf(given, file.mimetype, file.filename) };
 }

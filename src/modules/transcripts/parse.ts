@@ -5,6 +5,13 @@ import { roundTime, type Segment, TranscriptSyntaxError } from './segment.ts';
 export const TRANSCRIPT_FORMATS = ['vtt', 'srt', 'labelled', 'plain'] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
+/** Content types of transcript files and the format each announces (text/plain: detect it). */
+export const TRANSCRIPT_CONTENT_TYPES: Record<string, TranscriptFormat | undefined> = {
+  'text/plain': undefined,
+  'text/vtt': 'vtt',
+  'application/x-subrip': 'srt',
+};
+
 export type ParseOptions = {
   /** Skip detection (a client that sent `text/vtt` means VTT, even without a header). */
   format?: TranscriptFormat;

@@ -7,7 +7,7 @@ import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { paginated } from '../../http/pagination.ts';
 import { registerTranscriptForms, transcriptFromForm } from './form-upload.ts';
-import type { TranscriptFormat } from './parse.ts';
+import { TRANSCRIPT_CONTENT_TYPES } from './parse.ts';
 import {
   linkVideoSpeakersBody,
   listSpeakersQuery,
@@ -24,13 +24,6 @@ const tags = ['Transcripts'];
 /** Readable anonymously when the video is public; credentials, when sent, must be valid. */
 const TRANSCRIPT_BODY_LIMIT = 25 * 1024 * 1024;
 
-/** Raw transcript bodies and the format their content type announces (text/plain: detect it). */
-const RAW_TYPES: Record<string, TranscriptFormat | undefined> = {
-  'text/plain': undefined,
-  'text/vtt': 'vtt',
-  'application/x-subrip': 'srt',
-};
-
 /** Where the transcript text was in the request, for errors that name the line that failed. */
 function textPathOf(request: FastifyRequest) {
   if (request.isMultipart()) return 'body.file';
@@ -42,11 +35,11 @@ export const transcriptRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
   // Only this plugin reads raw text bodies: they arrive as `{text, format}`, like the JSON form.
   await registerTranscriptForms(app, TRANSCRIPT_BODY_LIMIT);
   app.addContentTypeParser(
-    Object.keys(RAW_TYPES),
+    Object.keys(TRANSCRIPT_CONTENT_TYPES),
     { parseAs: 'string', bodyLimit: TRANSCRIPT_BODY_LIMIT },
     (request, body, done) => {
       const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-      done(null, { text: body, format: RAW_TYPES[type] });
+      done(null, { text: body, format: TRANSCRIPT_CONTENT_TYPES[type] });
     },
   );
 

@@ -13,7 +13,7 @@ import { errors } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { recordActivity } from '../activity/service.ts';
 import { findBetaAccessRequest } from '../beta-access/service.ts';
-import { roleIn } from '../organizations/access.ts';
+import { requireRole } from '../organizations/access.ts';
 import { listApiKeys } from './api-keys.ts';
 
 const profileColumns = {
@@ -55,12 +55,9 @@ export async function updateProfile(
   },
 ) {
   return context.db.transaction(async (tx) => {
-    if (
-      input.defaultOrganizationId !== undefined &&
-      !(await roleIn(tx, userId, input.defaultOrganizationId))
-    ) {
-      // Naming an organization in a body field one is not in is a 403, as on every route (identity.md).
-      throw errors.forbidden('You are not a member of this organization', 'NOT_A_MEMBER');
+    // Naming an organization in a body field one is not in is a 403, as on every route (identity.md).
+    if (input.defaultOrganizationId !== undefined) {
+      await requireRole(tx, { userId, organizationId: input.defaultOrganizationId });
     }
     // Drizzle leaves out fields that are undefined; an empty PATCH changes nothing, updatedAt included.
     const changed = Object.entries(input)

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { poolOf, runPrepared, selectColumns } from '../../db/hot-path.ts';
 import { memberships, videos } from '../../db/schema/index.ts';
@@ -30,7 +30,7 @@ const videoWithRole = (db: Db | Tx, videoId: string, userId: string | null) =>
     )
     .where(eq(videos.id, videoId));
 
-const VIDEO_WITH_CALLER_ROLE = `SELECT ${selectColumns(videos, 'v')}, m.role AS "callerRole"
+const VIDEO_WITH_CALLER_ROLE = `SELECT ${selectColumns(getTableColumns(videos), 'v')}, m.role AS "callerRole"
   FROM videos v
   LEFT JOIN memberships m ON m.organization_id = v.organization_id AND m.user_id = $2
   WHERE v.id = $1`;
