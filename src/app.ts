@@ -29,6 +29,8 @@ import { oauthRoutes } from './modules/auth/oauth-routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset-routes.ts';
 import { authCatchAllRoutes, authRoutes } from './modules/auth/routes.ts';
 import { betaAccessRoutes } from './modules/beta-access/routes.ts';
+import { billingPageRoutes } from './modules/billing/page-routes.ts';
+import { billingRoutes } from './modules/billing/routes.ts';
 import { channelRoutes } from './modules/channels/routes.ts';
 import { chatRoutes } from './modules/chat/routes.ts';
 import { clipRoutes } from './modules/clips/routes.ts';
@@ -229,6 +231,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(insightRoutes, { context });
   await app.register(summaryRoutes, { context });
   await app.register(topicRoutes, { context });
+  await app.register(billingRoutes, { context });
+  await app.register(billingPageRoutes, { context });
 
   return app;
 }

@@ -86,6 +86,15 @@ const envSchema = z
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     NOTIFICATION_STREAM_HEARTBEAT_SECONDS: positiveInt.default(25),
     AI_MONTHLY_CREDITS: positiveInt.default(1000),
+    BILLING_PROVIDER: z.enum(['local']).default('local'),
+    BILLING_CURRENCY: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z]{3}$/, 'must be a three-letter ISO 4217 currency code such as usd')
+      .default('usd'),
+    FREE_PLAN_SEATS: positiveInt.default(10),
+    FREE_PLAN_VIDEOS: positiveInt.default(500),
     AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
     AI_METER_LOCAL: z.stringbool({ error: 'must be true or false' }).default(false),
     AI_BASE_URL: httpUrl.optional(),
@@ -140,8 +149,17 @@ export type Config = {
   shutdownTimeoutMs: number;
   /** How often an idle notification stream sends a keep-alive and re-checks the caller's credential. */
   notificationStreamHeartbeatSeconds: number;
-  /** AI credits each organization may use per calendar month (UTC) until billing sets plan limits. */
+  /** AI credits an organization on the free plan may use per calendar month (UTC); paid plans set their own. */
   aiMonthlyCredits: number;
+  billing: {
+    /** `local`: a ledger in the database, with checkout and portal pages served by the service. */
+    provider: 'local';
+    /** Currency of every plan's prices (ISO 4217, lower case). */
+    currency: string;
+    /** The free plan's members and videos per organization. */
+    freeSeats: number;
+    freeVideos: number;
+  };
   /** The answer engine: `local` (offline, extractive) or `openai` (any OpenAI-compatible endpoint). */
   ai: {
     provider: 'local' | 'openai';
@@ -204,6 +222,12 @@ export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, 'secret'> & { 
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     notificationStreamHeartbeatSeconds: values.NOTIFICATION_STREAM_HEARTBEAT_SECONDS,
     aiMonthlyCredits: values.AI_MONTHLY_CREDITS,
+    billing: {
+      provider: values.BILLING_PROVIDER,
+      currency: values.BILLING_CURRENCY,
+      freeSeats: values.FREE_PLAN_SEATS,
+      freeVideos: values.FREE_PLAN_VIDEOS,
+    },
     ai: {
       provider: values.AI_PROVIDER,
       meterLocal: values.AI_METER_LOCAL,

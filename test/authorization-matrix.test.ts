@@ -218,12 +218,31 @@ const EXPECTED: Record<string, Row> = {
   'POST /ai/summaries/meeting-prep':                   [OK,        OK,        OK,        OK,        FORBIDDEN, UNAUTHENTICATED],
   'GET /ai/summaries/topic/{id}':                      [OK,        OK,        OK,        OK,        NOT_FOUND, UNAUTHENTICATED],
   'GET /topics':                                       [OK,        OK,        OK,        OK,        FORBIDDEN, UNAUTHENTICATED],
+
+  // Billing (docs/billing.md): any signed-in person reads the plans; members read A's subscription
+  // and invoices; owners and admins buy, change and open the portal; only the owner cancels. The
+  // pages of the local provider take no account: their signed link is the credential, whoever
+  // holds it. In this order: checkout while A is free, then the cells that need it subscribed,
+  // the cancellation last.
+  'GET /billing/plans':                                [OK,        OK,        OK,        OK,        OK,        UNAUTHENTICATED],
+  'GET /billing/subscription':                         [OK,        OK,        OK,        OK,        FORBIDDEN, UNAUTHENTICATED],
+  'POST /billing/checkout':                            [OK,        OK,        FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTHENTICATED],
+  'POST /billing/portal':                              [OK,        OK,        FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTHENTICATED],
+  'GET /billing/invoices':                             [OK,        OK,        OK,        OK,        FORBIDDEN, UNAUTHENTICATED],
+  'GET /billing/checkout/{id}':                        [OK,        OK,        OK,        OK,        OK,        OK],
+  'POST /billing/checkout/{id}':                       [OK,        OK,        OK,        OK,        OK,        OK],
+  'PATCH /billing/subscription':                       [OK,        OK,        FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTHENTICATED],
+  'GET /billing/portal/{id}':                          [OK,        OK,        OK,        OK,        OK,        OK],
+  'POST /billing/portal/{id}':                         [OK,        OK,        OK,        OK,        OK,        OK],
+  'GET /billing/invoices/{id}/document':               [OK,        OK,        OK,        OK,        OK,        OK],
+  'DELETE /billing/subscription':                      [OK,        FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTHENTICATED],
 };
 
 /** One request of a cell: the operation's method, this URL (its path must match the operation's). */
 type Request = {
   url: string;
-  payload?: object;
+  /** JSON, or a form's urlencoded string. */
+  payload?: object | string;
   headers?: Record<string, string>;
   /** A bearer token to use instead of the caller's usual one (a session the cell may end). */
   token?: string;
@@ -531,6 +550,35 @@ const REQUESTS: Record<string, RequestOf> = {
   }),
   'GET /ai/summaries/topic/{id}': (f) => ({ url: `/ai/summaries/topic/${f.topic.id}` }),
   'GET /topics': (f) => ({ url: `/topics?organizationId=${f.organizationId}` }),
+
+  'GET /billing/plans': () => ({ url: '/billing/plans' }),
+  'GET /billing/subscription': (f) => ({ url: `/billing/subscription?organizationId=${f.organizationId}` }),
+  'POST /billing/checkout': (f) => ({
+    url: '/billing/checkout',
+    payload: { organizationId: f.organizationId, planId: 'pro', seats: 100 },
+  }),
+  'POST /billing/portal': (f) => ({ url: '/billing/portal', payload: { organizationId: f.organizationId } }),
+  'GET /billing/invoices': (f) => ({ url: `/billing/invoices?organizationId=${f.organizationId}` }),
+  'GET /billing/checkout/{id}': (f) => ({ url: f.billing.checkoutPath }),
+  'POST /billing/checkout/{id}': (f) => ({ url: f.billing.checkoutPath }),
+  'PATCH /billing/subscription': async (f) => {
+    await f.billing.subscribed();
+    return { url: '/billing/subscription', payload: { organizationId: f.organizationId, seats: 200 } };
+  },
+  'GET /billing/portal/{id}': (f) => ({ url: f.billing.portalPath }),
+  'POST /billing/portal/{id}': async (f) => {
+    await f.billing.subscribed();
+    return {
+      url: f.billing.portalPath,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'action=change&seats=200',
+    };
+  },
+  'GET /billing/invoices/{id}/document': async (f) => ({ url: await f.billing.subscribed() }),
+  'DELETE /billing/subscription': async (f) => {
+    await f.billing.subscribed();
+    return { url: `/billing/subscription?organizationId=${f.organizationId}` };
+  },
 };
 
 /**

@@ -152,4 +152,17 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /ai/summaries/meeting-prep': 'prepareMeeting',
   'GET /ai/summaries/topic/{id}': 'getTopicSummary',
   'GET /topics': 'listTopics',
+
+  'GET /billing/plans': 'listPlans',
+  'GET /billing/subscription': 'getSubscription',
+  'POST /billing/checkout': 'startCheckout',
+  'POST /billing/portal': 'openBillingPortal',
+  'PATCH /billing/subscription': 'changeSubscription',
+  'DELETE /billing/subscription': 'cancelSubscription',
+  'GET /billing/invoices': 'listInvoices',
+  'GET /billing/checkout/{id}': 'viewCheckoutPage',
+  'POST /billing/checkout/{id}': 'confirmCheckout',
+  'GET /billing/portal/{id}': 'viewBillingPortalPage',
+  'POST /billing/portal/{id}': 'actInBillingPortal',
+  'GET /billing/invoices/{id}/document': 'viewInvoiceDocument',
 };

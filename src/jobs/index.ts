@@ -1,6 +1,8 @@
 import type { Config } from '../config.ts';
+import { idempotencyCleanupJob } from '../http/idempotency.ts';
 import type { Clock } from '../lib/clock.ts';
 import { sessionCleanupJob } from '../modules/auth/sessions.ts';
+import { billingRenewalJob } from '../modules/billing/renewals.ts';
 import { extractorFor } from '../modules/knowledge/extractors.ts';
 import { knowledgeJobs } from '../modules/knowledge/service.ts';
 import { mailDeliveryJob } from '../modules/mail/service.ts';
@@ -15,6 +17,8 @@ export const jobDefinitions = (config: Config, clock: Clock): JobDefinition[] =>
   sessionCleanupJob,
   mailDeliveryJob(config),
   videoPurgeJob,
+  idempotencyCleanupJob,
+  billingRenewalJob({ config, clock }),
   ...knowledgeJobs({ config, clock, extractor: extractorFor(config) }),
   ...embeddingJobs(config),
 ];

@@ -42,7 +42,8 @@ export function useMatrixApp(): () => MatrixApp {
     oauth.setIdentity('google', googleIdentity());
     const built = await buildTestApp({
       // Hundreds of requests per credential in a few seconds: the rate limit is not what is measured.
-      env: { SMTP_URL: smtp.url, RATE_LIMIT_PER_MINUTE: '1000000', ...oauth.env },
+      // Nor are the free plan's seats: A takes more members and invitations than it allows.
+      env: { SMTP_URL: smtp.url, RATE_LIMIT_PER_MINUTE: '1000000', FREE_PLAN_SEATS: '1000', ...oauth.env },
     });
     closers.unshift(() => built.close());
     testApp = Object.assign(built, { smtp, oauth });
@@ -266,9 +267,32 @@ export async function buildFixtures(testApp: MatrixApp) {
     },
   };
 
+  // Billing of A: a checkout and a portal visit opened by its owner. Their pages take no account
+  // (the signed link is the credential); `subscribed` confirms the checkout once, for the cells
+  // that need a paid subscription, and answers the path of its invoice's printable page.
+  const pathOf = (url: string) => `${new URL(url).pathname}${new URL(url).search}`;
+  const checkoutPath = pathOf(
+    (await byOwner.post<{ url: string }>('/billing/checkout', { organizationId, planId: 'pro', seats: 200 }))
+      .url,
+  );
+  const portalPath = pathOf((await byOwner.post<{ url: string }>('/billing/portal', { organizationId })).url);
+  let subscription: Promise<string> | undefined;
+  const subscribed = () => {
+    subscription ??= (async () => {
+      const confirmed = await testApp.app.inject({ method: 'POST', url: checkoutPath });
+      if (confirmed.statusCode !== 303) throw new Error(`checkout confirmation failed: ${confirmed.body}`);
+      const invoices = await byOwner.get<{ data: Array<{ url: string }> }>(
+        `/billing/invoices?organizationId=${organizationId}`,
+      );
+      return pathOf((invoices.data[0] as { url: string }).url);
+    })();
+    return subscription;
+  };
+
   return {
     organizationId,
     people: { owner, admin, member, viewer, outsider },
+    billing: { checkoutPath, portalPath, subscribed },
     host,
     bystander,
     sideOrganizationId: sideOrganization.id,

@@ -1,6 +1,7 @@
 export * from './activity.ts';
 export * from './ai.ts';
 export * from './beta-access.ts';
+export * from './billing.ts';
 export * from './collaboration.ts';
 export * from './embeddings.ts';
 export * from './knowledge.ts';

@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { aiUsage, memberships, organizations } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AuthUser } from '../auth/sessions.ts';
+import { monthlyAiCredits } from '../billing/state.ts';
 import { type NotifyContext, notify } from '../notifications/notify.ts';
 import { resolveAiScope } from './scope.ts';
 
@@ -43,8 +44,9 @@ export function budgetPeriod(now: Date) {
   };
 }
 
-/** Every organization has the configured allowance until billing sets plan limits. */
-const monthlyLimit = (context: BudgetContext) => context.config.aiMonthlyCredits;
+/** The organization's plan sets its allowance (the free plan's is AI_MONTHLY_CREDITS). */
+const monthlyLimit = (db: Db | Tx, context: Pick<AppContext, 'config'>, organizationId: string) =>
+  monthlyAiCredits(db, context.config, organizationId);
 
 async function creditsUsed(db: Db | Tx, organizationId: string, period: string) {
   const [row] = await db
@@ -78,7 +80,9 @@ export async function requireCredits(db: Db | Tx, context: BudgetContext, reques
   const now = context.clock.now();
   const { period, resetsAt } = budgetPeriod(now);
   const used = await creditsUsed(db, request.organizationId, period);
-  if (used + request.credits > monthlyLimit(context)) throw budgetExceeded(now, resetsAt);
+  if (used + request.credits > (await monthlyLimit(db, context, request.organizationId))) {
+    throw budgetExceeded(now, resetsAt);
+  }
 }
 
 /**
@@ -99,7 +103,8 @@ export async function chargeCredits(
     sql`select pg_advisory_xact_lock(hashtext('ai_usage'), hashtext(${`${charge.organizationId}:${period}`}))`,
   );
   const used = await creditsUsed(tx, charge.organizationId, period);
-  if (used + charge.credits > monthlyLimit(context)) throw budgetExceeded(now, resetsAt);
+  const limit = await monthlyLimit(tx, context, charge.organizationId);
+  if (used + charge.credits > limit) throw budgetExceeded(now, resetsAt);
   await tx
     .insert(aiUsage)
     .values({
@@ -118,7 +123,6 @@ export async function chargeCredits(
         updatedAt: now,
       },
     });
-  const limit = monthlyLimit(context);
   const crossed = WARNING_THRESHOLDS.filter(
     (share) => used < share * limit && used + charge.credits >= share * limit,
   ).at(-1);
@@ -214,7 +218,7 @@ export async function aiBudget(
     const row = rows.find((candidate) => candidate.feature === feature);
     return { feature, credits: row?.credits ?? 0, operations: row?.operations ?? 0 };
   });
-  const limit = monthlyLimit(context);
+  const limit = await monthlyLimit(context.db, context, organizationId);
   const used = rows.reduce((total, row) => total + row.credits, 0);
   // The limit can be lowered below what a month already used: remaining never goes negative.
   return {

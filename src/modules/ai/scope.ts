@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { videos } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
 import type { AuthUser } from '../auth/sessions.ts';
-import { notAMember, roleIn } from '../organizations/access.ts';
+import { callerOrganization } from '../organizations/access.ts';
 import { assertOrganizationReferences } from '../organizations/references.ts';
 import type { RetrievalScope } from '../search/retrieval.ts';
 
@@ -27,14 +27,7 @@ export async function resolveAiScope(
   input: ScopeInput,
   path = 'body',
 ): Promise<RetrievalScope & { organizationId: string }> {
-  const organizationId = input.organizationId ?? user.defaultOrganizationId;
-  const member = organizationId ? await roleIn(db, user.id, organizationId) : null;
-  if (!organizationId || !member) {
-    if (input.organizationId) throw notAMember();
-    throw errors.validation([
-      { path: `${path}.organizationId`, message: 'is required (you have no default organization)' },
-    ]);
-  }
+  const { organizationId } = await callerOrganization(db, user, input.organizationId, { path });
   await assertOrganizationReferences(db, organizationId, input, path);
   if (input.videoIds) {
     const found = await db

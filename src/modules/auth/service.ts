@@ -44,7 +44,7 @@ export async function signUp(
       personalOrganization: !invitation,
     });
     if (invitation) {
-      const { organizationId } = await joinFromInvitation(tx, context.clock, invitation, user.id);
+      const { organizationId } = await joinFromInvitation(tx, context, invitation, user.id);
       user.defaultOrganizationId = organizationId;
     }
     const session = await createSession(tx, context.clock, { userId: user.id, ...client });

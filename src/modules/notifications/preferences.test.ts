@@ -13,6 +13,7 @@ const DEFAULTS = {
   invitation: { inApp: true, email: true },
   role_change: { inApp: true, email: true },
   ai_budget: { inApp: true, email: true },
+  billing: { inApp: true, email: true },
 };
 
 describe('notification preferences', () => {

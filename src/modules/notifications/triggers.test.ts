@@ -8,7 +8,8 @@ import { type Team, team } from '../transcripts/test-support.ts';
 import { isoDate, notificationRowsOf } from './test-support.ts';
 
 describe('notification triggers', () => {
-  const ctx = useTestApp();
+  // One organization takes every trigger's people: more than the free plan's seats.
+  const ctx = useTestApp({ env: { FREE_PLAN_SEATS: '100' } });
   let t: Team;
   let organizationName: string;
 

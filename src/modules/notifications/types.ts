@@ -15,6 +15,12 @@ export const NOTIFICATION_TYPES = {
     inApp: true,
     email: true,
   },
+  billing: {
+    description:
+      'The billing of an organization you own: payments, plan and seat changes, a cancellation, all seats taken',
+    inApp: true,
+    email: true,
+  },
 } as const satisfies Record<string, { description: string; inApp: boolean; email: boolean | 'always' }>;
 
 export type NotificationType = keyof typeof NOTIFICATION_TYPES;

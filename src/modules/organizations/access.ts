@@ -33,6 +33,9 @@ type Requirement = {
 /** A caller who named (in a body or query field) an organization they are not in. */
 export const notAMember = () => errors.forbidden('You are not a member of this organization', 'NOT_A_MEMBER');
 
+const insufficientRole = (minRole: Role) =>
+  errors.forbidden(`This requires the ${minRole} role or higher`, 'INSUFFICIENT_ROLE');
+
 /** The one authorization check for organization-owned things. Returns the caller's role. */
 export async function requireRole(db: Db | Tx, requirement: Requirement): Promise<Role> {
   const { minRole = 'viewer', outsider = 'forbidden' } = requirement;
@@ -40,8 +43,29 @@ export async function requireRole(db: Db | Tx, requirement: Requirement): Promis
   if (!role) {
     throw outsider === 'not_found' ? errors.notFound('Organization not found') : notAMember();
   }
-  if (!roleAtLeast(role, minRole)) {
-    throw errors.forbidden(`This requires the ${minRole} role or higher`, 'INSUFFICIENT_ROLE');
-  }
+  if (!roleAtLeast(role, minRole)) throw insufficientRole(minRole);
   return role;
+}
+
+/**
+ * The organization a request is about when it may name none (AI, analytics and billing routes,
+ * API.md §1): the one named, else the caller's default. Naming one the caller is not in is a 403;
+ * having no default to fall back on is an error of the request (400, at `path`).
+ */
+export async function callerOrganization(
+  db: Db | Tx,
+  user: { id: string; defaultOrganizationId: string | null },
+  named: string | undefined,
+  options: { path: string; minRole?: Role },
+): Promise<{ organizationId: string; role: Role }> {
+  const organizationId = named ?? user.defaultOrganizationId;
+  const role = organizationId ? await roleIn(db, user.id, organizationId) : undefined;
+  if (!organizationId || !role) {
+    if (named) throw notAMember();
+    throw errors.validation([
+      { path: `${options.path}.organizationId`, message: 'is required (you have no default organization)' },
+    ]);
+  }
+  if (options.minRole && !roleAtLeast(role, options.minRole)) throw insufficientRole(options.minRole);
+  return { organizationId, role };
 }

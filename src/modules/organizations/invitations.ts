@@ -8,6 +8,8 @@ import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
 import { addSeconds, type Clock } from '../../lib/clock.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/service.ts';
+import { announceBillingEvent } from '../billing/notices.ts';
+import { reserveSeats } from '../billing/state.ts';
 import { queueMail } from '../mail/service.ts';
 import { notify } from '../notifications/notify.ts';
 import { requireRole, roleAtLeast, roleIn } from './access.ts';
@@ -71,8 +73,9 @@ export async function createInvitation(
           isNull(invitations.acceptedAt),
         ),
       );
-    const token = randomToken(32);
     const now = context.clock.now();
+    const seats = await reserveSeats(tx, context.config, organizationId, 1, now);
+    const token = randomToken(32);
     const [row] = await tx
       .insert(invitations)
       .values({
@@ -115,6 +118,18 @@ export async function createInvitation(
         expiresAt: row.expiresAt,
       }),
     );
+    if (seats.full) {
+      await announceBillingEvent(tx, context, {
+        organizationId,
+        actorId: inviter.id,
+        action: 'organization.seat_limit_reached',
+        targetType: 'organization',
+        targetId: organizationId,
+        title: `All ${seats.seats} seats of ${organization.name} are taken`,
+        body: `The invitation to ${input.email} took the last seat. Add seats in the billing portal to invite more people.`,
+        metadata: { seats: seats.seats },
+      });
+    }
     return invitationView(row, now);
   });
 }
@@ -258,10 +273,18 @@ export async function pendingInvitation(
  * Makes the user a member with the invited role (never lowering a role they already hold),
  * marks the invitation accepted, and makes the organization their default if they have none.
  */
-export async function joinFromInvitation(tx: Tx, clock: Clock, invitation: InvitationRow, userId: string) {
-  const now = clock.now();
+export async function joinFromInvitation(
+  tx: Tx,
+  context: Pick<AppContext, 'clock' | 'config'>,
+  invitation: InvitationRow,
+  userId: string,
+) {
+  const now = context.clock.now();
   const { organizationId } = invitation;
   const existing = await roleIn(tx, userId, organizationId);
+  // The invitation holds the seat the new member takes; an organization over its seats (after a
+  // downgrade) takes nobody new until it is within them again.
+  if (!existing) await reserveSeats(tx, context.config, organizationId, 0, now);
   const role = existing && roleAtLeast(existing, invitation.role) ? existing : invitation.role;
   await tx
     .insert(memberships)
@@ -310,6 +333,6 @@ export async function acceptInvitation(
         'INVITATION_EMAIL_MISMATCH',
       );
     }
-    return joinFromInvitation(tx, context.clock, invitation, user.id);
+    return joinFromInvitation(tx, context, invitation, user.id);
   });
 }

@@ -14,6 +14,7 @@ import { type ErrorDetail, errors } from '../../http/errors.ts';
 import { durationToSeconds } from '../../lib/duration.ts';
 import { truncate } from '../../lib/text.ts';
 import { recordActivity } from '../activity/service.ts';
+import { assertVideoAllowed } from '../billing/state.ts';
 import { notify } from '../notifications/notify.ts';
 import { requireRole } from '../organizations/access.ts';
 import { replaceTranscript } from '../transcripts/service.ts';
@@ -126,6 +127,7 @@ export async function createVideo(context: AppContext, userId: string, input: Cr
   return context.db.transaction(async (tx) => {
     await requireRole(tx, { userId, organizationId: input.organizationId, minRole: 'member' });
     await assertReferences(tx, input.organizationId, input);
+    await assertVideoAllowed(tx, context.config, input.organizationId);
     const now = context.clock.now();
     const [inserted] = await tx
       .insert(videos)
