@@ -31,6 +31,7 @@ import { authCatchAllRoutes, authRoutes } from './modules/auth/routes.ts';
 import { betaAccessRoutes } from './modules/beta-access/routes.ts';
 import { billingPageRoutes } from './modules/billing/page-routes.ts';
 import { billingRoutes } from './modules/billing/routes.ts';
+import { billingWebhookRoutes } from './modules/billing/stripe-webhook.ts';
 import { channelRoutes } from './modules/channels/routes.ts';
 import { chatRoutes } from './modules/chat/routes.ts';
 import { clipRoutes } from './modules/clips/routes.ts';
@@ -233,6 +234,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(topicRoutes, { context });
   await app.register(billingRoutes, { context });
   await app.register(billingPageRoutes, { context });
+  await app.register(billingWebhookRoutes, { context });
 
   return app;
 }

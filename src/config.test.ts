@@ -86,6 +86,45 @@ describe('parseConfig', () => {
     );
   });
 
+  it('bills locally by default, and needs the keys and every price for Stripe', () => {
+    expect(parseConfig({}).billing).toEqual({
+      provider: 'local',
+      stripe: undefined,
+      currency: 'usd',
+      freeSeats: 10,
+      freeVideos: 500,
+    });
+    expect(() => parseConfig({ BILLING_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: is required when BILLING_PROVIDER is stripe[\s\S]*STRIPE_PRICE_BUSINESS_YEAR/,
+    );
+    const prices = {
+      STRIPE_PRICE_PRO_MONTH: 'price_a',
+      STRIPE_PRICE_PRO_YEAR: 'price_b',
+      STRIPE_PRICE_BUSINESS_MONTH: 'price_c',
+      STRIPE_PRICE_BUSINESS_YEAR: 'price_d',
+    };
+    const stripe = parseConfig({
+      BILLING_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      BILLING_CURRENCY: 'EUR',
+      ...prices,
+    }).billing;
+    expect(stripe).toMatchObject({
+      currency: 'eur',
+      stripe: {
+        apiUrl: 'https://api.stripe.com',
+        prices: {
+          pro: { month: 'price_a', year: 'price_b' },
+          business: { month: 'price_c', year: 'price_d' },
+        },
+      },
+    });
+    expect(() => parseConfig({ BILLING_CURRENCY: 'dollars' })).toThrow(
+      /BILLING_CURRENCY: must be a three-letter/,
+    );
+  });
+
   it('names every bad variable at once', () => {
     try {
       parseConfig({ PORT: 'x', LOG_LEVEL: 'y' });

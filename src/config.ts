@@ -86,7 +86,14 @@ const envSchema = z
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     NOTIFICATION_STREAM_HEARTBEAT_SECONDS: positiveInt.default(25),
     AI_MONTHLY_CREDITS: positiveInt.default(1000),
-    BILLING_PROVIDER: z.enum(['local']).default('local'),
+    BILLING_PROVIDER: z.enum(['local', 'stripe']).default('local'),
+    STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
+    STRIPE_API_URL: httpUrl.default('https://api.stripe.com'),
+    STRIPE_PRICE_PRO_MONTH: z.string().trim().min(1).optional(),
+    STRIPE_PRICE_PRO_YEAR: z.string().trim().min(1).optional(),
+    STRIPE_PRICE_BUSINESS_MONTH: z.string().trim().min(1).optional(),
+    STRIPE_PRICE_BUSINESS_YEAR: z.string().trim().min(1).optional(),
     BILLING_CURRENCY: z
       .string()
       .trim()
@@ -124,12 +131,23 @@ const envSchema = z
     GOOGLE_USERINFO_URL: httpUrl.default('https://openidconnect.googleapis.com/v1/userinfo'),
   })
   .superRefine((env, ctx) => {
-    if (env.AI_PROVIDER !== 'openai') return;
-    for (const key of ['AI_API_KEY', 'AI_MODEL'] as const) {
-      if (!env[key])
-        ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AI_PROVIDER is openai' });
-    }
+    const required = (keys: ReadonlyArray<keyof typeof env>, when: string) => {
+      for (const key of keys) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `is required when ${when}` });
+      }
+    };
+    if (env.AI_PROVIDER === 'openai') required(['AI_API_KEY', 'AI_MODEL'], 'AI_PROVIDER is openai');
+    if (env.BILLING_PROVIDER === 'stripe') required(STRIPE_KEYS, 'BILLING_PROVIDER is stripe');
   });
+
+const STRIPE_KEYS = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_PRICE_PRO_MONTH',
+  'STRIPE_PRICE_PRO_YEAR',
+  'STRIPE_PRICE_BUSINESS_MONTH',
+  'STRIPE_PRICE_BUSINESS_YEAR',
+] as const;
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -153,7 +171,9 @@ export type Config = {
   aiMonthlyCredits: number;
   billing: {
     /** `local`: a ledger in the database, with checkout and portal pages served by the service. */
-    provider: 'local';
+    provider: 'local' | 'stripe';
+    /** Set when the provider is Stripe. */
+    stripe: StripeConfig | undefined;
     /** Currency of every plan's prices (ISO 4217, lower case). */
     currency: string;
     /** The free plan's members and videos per organization. */
@@ -178,6 +198,15 @@ export type Config = {
   adminEmails: string[];
   oauth: { github: OAuthProviderConfig | undefined; google: OAuthProviderConfig | undefined };
   version: string;
+};
+
+export type StripeConfig = {
+  secretKey: string;
+  webhookSecret: string;
+  /** Stripe's API (tests point it at a local stand-in). */
+  apiUrl: string;
+  /** The Stripe price of each paid plan and interval (a price per seat: quantity = seats). */
+  prices: Record<'pro' | 'business', Record<'month' | 'year', string>>;
 };
 
 /** A provider is enabled when its client id and secret are set; endpoints are configurable for tests and proxies. */
@@ -224,6 +253,24 @@ export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, 'secret'> & { 
     aiMonthlyCredits: values.AI_MONTHLY_CREDITS,
     billing: {
       provider: values.BILLING_PROVIDER,
+      stripe:
+        values.BILLING_PROVIDER === 'stripe'
+          ? {
+              secretKey: values.STRIPE_SECRET_KEY as string,
+              webhookSecret: values.STRIPE_WEBHOOK_SECRET as string,
+              apiUrl: values.STRIPE_API_URL,
+              prices: {
+                pro: {
+                  month: values.STRIPE_PRICE_PRO_MONTH as string,
+                  year: values.STRIPE_PRICE_PRO_YEAR as string,
+                },
+                business: {
+                  month: values.STRIPE_PRICE_BUSINESS_MONTH as string,
+                  year: values.STRIPE_PRICE_BUSINESS_YEAR as string,
+                },
+              },
+            }
+          : undefined,
       currency: values.BILLING_CURRENCY,
       freeSeats: values.FREE_PLAN_SEATS,
       freeVideos: values.FREE_PLAN_VIDEOS,

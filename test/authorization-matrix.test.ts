@@ -236,6 +236,8 @@ const EXPECTED: Record<string, Row> = {
   'POST /billing/portal/{id}':                         [OK,        OK,        OK,        OK,        OK,        OK],
   'GET /billing/invoices/{id}/document':               [OK,        OK,        OK,        OK,        OK,        OK],
   'DELETE /billing/subscription':                      [OK,        FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTHENTICATED],
+  // Payment-provider callbacks: none with the local provider (the Stripe ones: stripe.test.ts).
+  'POST /billing/webhook':                             [NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND],
 };
 
 /** One request of a cell: the operation's method, this URL (its path must match the operation's). */
@@ -575,6 +577,10 @@ const REQUESTS: Record<string, RequestOf> = {
     };
   },
   'GET /billing/invoices/{id}/document': async (f) => ({ url: await f.billing.subscribed() }),
+  'POST /billing/webhook': () => ({
+    url: '/billing/webhook',
+    payload: { id: 'evt_1', type: 'invoice.paid' },
+  }),
   'DELETE /billing/subscription': async (f) => {
     await f.billing.subscribed();
     return { url: `/billing/subscription?organizationId=${f.organizationId}` };

@@ -25,6 +25,14 @@ const PUBLIC = new Set([
   'GET /auth/google',
   'GET /auth/google/callback',
   'POST /beta-access',
+  // The local billing provider's pages (their signed link is the credential) and Stripe's callbacks
+  // (the signature is).
+  'GET /billing/checkout/{id}',
+  'POST /billing/checkout/{id}',
+  'GET /billing/portal/{id}',
+  'POST /billing/portal/{id}',
+  'GET /billing/invoices/{id}/document',
+  'POST /billing/webhook',
 ]);
 /** Operations that work without credentials but say who you are when you have some. */
 const OPTIONAL = new Set([

@@ -43,11 +43,19 @@ function videoReadRatio(service: Row, floor: Row): string {
   );
 }
 
+/** Billing's read beside the library's (issue 14): the subscription answer against the video one. */
+function billingReadLine(billing: Row, video: Row): string {
+  return (
+    `${billing.target}: p99 ${billing.p99} ms beside ${video.target} p99 ${video.p99} ms ` +
+    `(${ratio(billing.p99, video.p99)}); req/s ${ratio(billing.reqPerSec, video.reqPerSec)} of the video read's.`
+  );
+}
+
 function section(
   rows: Row[],
   serviceRows: Row[],
   bare: Row,
-  videoRows: { service: Row; floor: Row },
+  videoRows: { service: Row; floor: Row; billing: Row },
   settings: Settings,
   date: Date,
   loadBefore: number,
@@ -83,7 +91,8 @@ function section(
       'session lookup (one indexed query) and the rate limiter, whose counter lives in PostgreSQL ' +
       '(`RATE_LIMIT_PER_MINUTE` is raised for the run so that it counts without refusing). `GET /videos/{id}` ' +
       "reads one video (a 2 KB transcript) the caller's organization holds: session, then the video with the " +
-      "caller's role, the response schema and every hook.",
+      "caller's role, the response schema and every hook. `GET /billing/subscription` is the plan, the " +
+      "subscription row and the seats in use (members and pending invitations) of the caller's default organization.",
     '- **Raw-pg floor**: `scripts/bench/bare-fastify.ts` with `DATABASE_URL`: the same bare Fastify with the same two queries for ' +
       "`GET /videos/{id}` through raw `pg` (session by token hash; the video left-joined with the caller's " +
       'membership; both prepared) against the same database, answering the row as JSON: no validation, ' +
@@ -98,6 +107,7 @@ function section(
     '',
     ratios(serviceRows, bare),
     videoReadRatio(videoRows.service, videoRows.floor),
+    billingReadLine(videoRows.billing, videoRows.service),
     ...(notes.length > 0 ? ['', 'Non-2xx responses and errors:', '', ...notes] : []),
     '',
   ].join('\n');
@@ -135,6 +145,12 @@ await runBenchmark('bench', async ({ dataDir, children }) => {
     settings,
     authorization,
   );
+  const billingRow = await measure(
+    'Service `GET /billing/subscription` (bearer)',
+    `${baseUrl}/billing/subscription`,
+    settings,
+    authorization,
+  );
   const floorRow = await measure(
     'Raw-pg floor `GET /videos/{id}`',
     `${bareOrigin}/videos/${video.id}`,
@@ -145,12 +161,13 @@ await runBenchmark('bench', async ({ dataDir, children }) => {
   for (const child of children) {
     if (hasExited(child)) throw new Error(`${child.name} exited during the run:\n${child.output().trim()}`);
   }
-  const rows = [serviceRow, sessionRow, videoRow, floorRow, bareRow];
+  const rows = [serviceRow, sessionRow, videoRow, billingRow, floorRow, bareRow];
   const serviceRows = [serviceRow, sessionRow];
-  const videoRows = { service: videoRow, floor: floorRow };
+  const videoRows = { service: videoRow, floor: floorRow, billing: billingRow };
 
   process.stdout.write(
-    `\n${table(rows)}\n\n${ratios(serviceRows, bareRow)}\n${videoReadRatio(videoRow, floorRow)}\n`,
+    `\n${table(rows)}\n\n${ratios(serviceRows, bareRow)}\n${videoReadRatio(videoRow, floorRow)}\n` +
+      `${billingReadLine(billingRow, videoRow)}\n`,
   );
   for (const row of rows) {
     if (row.non2xx > 0 || row.errors > 0) {

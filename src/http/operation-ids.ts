@@ -165,4 +165,5 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /billing/portal/{id}': 'viewBillingPortalPage',
   'POST /billing/portal/{id}': 'actInBillingPortal',
   'GET /billing/invoices/{id}/document': 'viewInvoiceDocument',
+  'POST /billing/webhook': 'receiveBillingWebhook',
 };

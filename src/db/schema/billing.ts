@@ -8,9 +8,15 @@ export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'cancele
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export const BILLING_INTERVALS = ['month', 'year'] as const;
 export type BillingInterval = (typeof BILLING_INTERVALS)[number];
-export const INVOICE_STATUSES = ['open', 'paid', 'void', 'uncollectible'] as const;
+export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
-export const INVOICE_REASONS = ['subscription_create', 'subscription_cycle', 'subscription_update'] as const;
+/** Why an invoice was issued; `other` for a payment network's invoices of any other kind. */
+export const INVOICE_REASONS = [
+  'subscription_create',
+  'subscription_cycle',
+  'subscription_update',
+  'other',
+] as const;
 export type InvoiceReason = (typeof INVOICE_REASONS)[number];
 
 /**
@@ -201,3 +207,10 @@ export const idempotencyKeys = pgTable(
     index('idempotency_keys_created_at_idx').on(table.createdAt),
   ],
 );
+
+/** Every payment-provider event received (Stripe's `evt_…` id): an event delivered twice is applied once. */
+export const billingEvents = pgTable('billing_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamptz('received_at').notNull().defaultNow(),
+});

@@ -12,18 +12,8 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import type { Plan } from './catalog.ts';
+import type { InvoiceLine } from './invoices.ts';
 import { formatMoney, periodPrice, prorate } from './money.ts';
-
-export type InvoiceLineInput = {
-  description: string;
-  planId: string;
-  quantity: number;
-  unitAmount: number;
-  amount: number;
-  proration: boolean;
-  periodStart: Date;
-  periodEnd: Date;
-};
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -33,7 +23,7 @@ export function periodLine(
   subscription: { seats: number; interval: 'month' | 'year' },
   start: Date,
   end: Date,
-): InvoiceLineInput {
+): InvoiceLine {
   const quantity = plan.perSeat ? subscription.seats : 1;
   return {
     description: `${plan.name} plan${plan.perSeat ? ` × ${quantity} seats` : ''}, ${day(start)} – ${day(end)}`,
@@ -58,7 +48,7 @@ export function prorationLines(
   },
   period: { start: Date; end: Date },
   now: Date,
-): [credit: InvoiceLineInput, charge: InvoiceLineInput] {
+): [credit: InvoiceLine, charge: InvoiceLine] {
   const whole = period.end.getTime() - period.start.getTime();
   const left = period.end.getTime() - now.getTime();
   const { from, to } = change;
@@ -98,11 +88,16 @@ function invoicePrefix() {
  * The organization's billing record, made on its first invoice with a prefix no other customer
  * has (a draw that collides inserts nothing and is drawn again). Locked for the caller's transaction.
  */
-async function lockedCustomer(tx: Tx, organizationId: string, currency: string) {
+export async function lockedCustomer(
+  tx: Tx,
+  organizationId: string,
+  currency: string,
+  provider: 'local' | 'stripe' = 'local',
+) {
   for (let attempt = 0; attempt < 5; attempt++) {
     await tx
       .insert(billingCustomers)
-      .values({ organizationId, provider: 'local', currency, invoicePrefix: `KH${invoicePrefix()}` })
+      .values({ organizationId, provider, currency, invoicePrefix: `KH${invoicePrefix()}` })
       .onConflictDoNothing();
     const [customer] = await tx
       .select()
@@ -141,7 +136,7 @@ export async function issueInvoice(
     organizationId: string;
     currency: string;
     reason: InvoiceReason;
-    lines: InvoiceLineInput[];
+    lines: InvoiceLine[];
     periodStart: Date;
     periodEnd: Date;
     now: Date;

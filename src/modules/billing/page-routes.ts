@@ -9,16 +9,15 @@ import { idParams } from '../../http/ids.ts';
 import { verifySignedToken } from '../../lib/signed-token.ts';
 import { roleAtLeast, roleIn } from '../organizations/access.ts';
 import { findPlan, PLAN_IDS, planCatalog } from './catalog.ts';
+import { presentInvoice } from './invoices.ts';
+import { completeCheckout, LINK_PURPOSE } from './local-provider.ts';
 import { periodPrice } from './money.ts';
 import { checkoutPage, invoicePage, messagePage, portalPage } from './pages.ts';
 import {
   cancelSubscription,
   changeSubscription,
-  completeCheckout,
-  LINK_PURPOSE,
   listInvoices,
   organizationName,
-  presentInvoice,
   startCheckout,
   subscriptionView,
 } from './service.ts';
@@ -270,7 +269,7 @@ export const billingPageRoutes: FastifyPluginAsyncZod<{ context: AppContext }> =
       return sendPage(
         reply,
         200,
-        invoicePage({ invoice: presentInvoice(invoice, lines), billedTo: invoice.billedTo }),
+        invoicePage({ invoice: presentInvoice(invoice, lines, request.url), billedTo: invoice.billedTo }),
       );
     },
   );

@@ -1,6 +1,7 @@
 import type { Plan } from './catalog.ts';
+import type { InvoiceView } from './invoices.ts';
 import { formatMoney } from './money.ts';
-import type { presentInvoice, subscriptionView } from './service.ts';
+import type { subscriptionView } from './service.ts';
 
 /**
  * The billing pages the local provider serves in place of a payment network's: plain HTML forms
@@ -101,7 +102,6 @@ export function checkoutPage(input: {
 }
 
 type SubscriptionView = Awaited<ReturnType<typeof subscriptionView>>;
-type InvoiceView = ReturnType<typeof presentInvoice> & { url: string };
 
 export function portalPage(input: {
   action: string;
@@ -163,7 +163,7 @@ ${change}${cancel}
 }
 
 export function invoicePage(input: {
-  invoice: InvoiceView | Omit<InvoiceView, 'url'>;
+  invoice: InvoiceView;
   billedTo: { name: string; email: string | null };
 }) {
   const { invoice } = input;

@@ -87,7 +87,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
           payload: request.body,
         },
         checkoutSchema,
-        (tx) => startCheckout(tx, context, caller, request.body),
+        (tx) => startCheckout(tx, context, caller, request.body, { key: request.headers['idempotency-key'] }),
       );
       markReplay(reply, replayed);
       return reply.status(201).send(result);
@@ -134,7 +134,8 @@ export const billingRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
           payload: request.body,
         },
         subscriptionSchema,
-        (tx) => changeSubscription(tx, context, caller, request.body),
+        (tx) =>
+          changeSubscription(tx, context, caller, request.body, { key: request.headers['idempotency-key'] }),
       );
       markReplay(reply, replayed);
       return result;

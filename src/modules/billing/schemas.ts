@@ -90,9 +90,14 @@ export const checkoutBody = z
 
 export const checkoutSchema = z
   .object({
-    sessionId: uuid(),
-    url: z.url().meta({ description: 'The checkout page to open in a browser (a signed link).' }),
-    expiresAt: timestamp(),
+    sessionId: z
+      .string()
+      .meta({ description: "The checkout's id at the provider (a UUID with the local one)." }),
+    url: z.url().meta({
+      description:
+        'The checkout page to open in a browser: a signed link of the service, or Stripe Checkout.',
+    }),
+    expiresAt: timestamp().nullable(),
     amount: minorUnits('What the first period will cost.'),
     currency,
   })
@@ -107,8 +112,11 @@ export const portalBody = z
 
 export const portalSchema = z
   .object({
-    url: z.url().meta({ description: 'The billing portal page (a signed link, valid for an hour).' }),
-    expiresAt: timestamp(),
+    url: z.url().meta({
+      description:
+        "The billing portal: a signed link of the service valid for an hour, or Stripe's Customer Portal.",
+    }),
+    expiresAt: timestamp().nullable().meta({ description: 'null when the provider does not say.' }),
   })
   .meta({ id: 'PortalSession' });
 
@@ -137,7 +145,7 @@ const invoiceLineSchema = z.object({
 
 export const invoiceSchema = z
   .object({
-    id: uuid(),
+    id: z.string().meta({ description: "The invoice's id at the provider (a UUID with the local one)." }),
     number: z.string().meta({
       example: 'KH7Q2M4XKD-0007',
       description: 'A prefix of the organization, then its invoices in sequence (0001, 0002, …).',
@@ -153,7 +161,10 @@ export const invoiceSchema = z
     periodEnd: timestamp(),
     paidAt: timestamp().nullable(),
     createdAt: timestamp(),
-    url: z.url().meta({ description: 'The printable invoice (a signed link, valid for 30 days).' }),
+    url: z.url().meta({
+      description:
+        "The invoice to open: a printable page (a signed link, valid for 30 days), or Stripe's hosted invoice.",
+    }),
     lines: z.array(invoiceLineSchema),
   })
   .meta({ id: 'Invoice' });

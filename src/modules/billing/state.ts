@@ -1,7 +1,8 @@
-import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { invitations, memberships, subscriptions, videos } from '../../db/schema/index.ts';
+import { poolOf, runPrepared, selectColumns } from '../../db/hot-path.ts';
+import { invitations, memberships, organizations, subscriptions, videos } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
 import { findPlan, freePlan, type Plan } from './catalog.ts';
 
@@ -9,36 +10,75 @@ type CatalogConfig = Pick<Config, 'billing' | 'aiMonthlyCredits'>;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
 /**
- * The plan an organization is on now: its subscription's while that is not canceled, else the
- * free plan. `seats` is what the organization may use: the seats bought, or the free plan's.
+ * The plan a subscription row puts an organization on: its plan while it is not canceled, else
+ * the free plan. `seats` is what the organization may use: the seats bought, or the free plan's.
  */
-export async function currentPlan(db: Db | Tx, config: CatalogConfig, organizationId: string) {
-  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId));
+function planOf(config: CatalogConfig, row: SubscriptionRow | undefined) {
   const paid = row && row.status !== 'canceled' ? row : undefined;
   const plan: Plan = (paid && findPlan(config, paid.planId)) || freePlan(config);
   return { row, paid, plan, seats: paid ? paid.seats : plan.limits.seats };
 }
 
-/** Seats taken: members, and invitations still waiting for an answer (each holds a seat). */
+export async function currentPlan(db: Db | Tx, config: CatalogConfig, organizationId: string) {
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId));
+  return planOf(config, row);
+}
+
+/** Seats taken — members, and invitations still waiting for an answer (each holds a seat) — as subqueries. */
+const seatCounts = (organizationId: string, now: Date) => ({
+  members: sql<number>`(SELECT count(*)::int FROM ${memberships} WHERE ${memberships.organizationId} = ${organizationId})`,
+  pendingInvitations: sql<number>`(SELECT count(*)::int FROM ${invitations}
+    WHERE ${invitations.organizationId} = ${organizationId} AND ${invitations.acceptedAt} IS NULL
+      AND ${invitations.expiresAt} > ${now.toISOString()})`,
+});
+
+const seatsOf = (counts: { members: number; pendingInvitations: number }) => ({
+  ...counts,
+  total: counts.members + counts.pendingInvitations,
+});
+
 export async function seatsUsed(db: Db | Tx, organizationId: string, now: Date) {
-  const [members] = await db
-    .select({ n: count() })
-    .from(memberships)
-    .where(eq(memberships.organizationId, organizationId));
-  const [pending] = await db
-    .select({ n: count() })
-    .from(invitations)
-    .where(
-      and(
-        eq(invitations.organizationId, organizationId),
-        isNull(invitations.acceptedAt),
-        gt(invitations.expiresAt, now),
-      ),
-    );
+  const [counts] = await db
+    .select(seatCounts(organizationId, now))
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return seatsOf(counts ?? { members: 0, pendingInvitations: 0 });
+}
+
+const PLAN_AND_SEATS = `SELECT ${selectColumns(getTableColumns(subscriptions), 's')},
+    (SELECT count(*)::int FROM memberships WHERE organization_id = $1) AS "members",
+    (SELECT count(*)::int FROM invitations
+      WHERE organization_id = $1 AND accepted_at IS NULL AND expires_at > $2) AS "pendingInvitations"
+  FROM organizations o LEFT JOIN subscriptions s ON s.organization_id = o.id
+  WHERE o.id = $1`;
+
+/**
+ * currentPlan and seatsUsed in one round trip: what a read of the subscription needs. Outside a
+ * transaction it is a prepared raw statement (db/hot-path.ts says why).
+ */
+export async function planAndSeats(db: Db | Tx, config: CatalogConfig, organizationId: string, now: Date) {
+  const pool = poolOf(db);
+  const [state] = pool
+    ? (
+        await runPrepared<SubscriptionRow & { members: number; pendingInvitations: number }>(
+          pool,
+          'billing_plan_and_seats',
+          PLAN_AND_SEATS,
+          [organizationId, now],
+        )
+      ).map(({ members, pendingInvitations, ...subscription }) => ({
+        subscription: subscription.id === null ? null : subscription,
+        members,
+        pendingInvitations,
+      }))
+    : await db
+        .select({ subscription: subscriptions, ...seatCounts(organizationId, now) })
+        .from(organizations)
+        .leftJoin(subscriptions, eq(subscriptions.organizationId, organizations.id))
+        .where(eq(organizations.id, organizationId));
   return {
-    members: members?.n ?? 0,
-    pendingInvitations: pending?.n ?? 0,
-    total: (members?.n ?? 0) + (pending?.n ?? 0),
+    ...planOf(config, state?.subscription ?? undefined),
+    used: seatsOf(state ?? { members: 0, pendingInvitations: 0 }),
   };
 }
 
@@ -69,8 +109,7 @@ export async function reserveSeats(
   now: Date,
 ): Promise<{ full: boolean; seats: number }> {
   await lockLimits(tx, organizationId, 'seats');
-  const { plan, seats } = await currentPlan(tx, config, organizationId);
-  const used = await seatsUsed(tx, organizationId, now);
+  const { plan, seats, used } = await planAndSeats(tx, config, organizationId, now);
   if (used.total + adding > seats) {
     throw errors.badRequest(
       `All ${seats} seats of the ${plan.name} plan are taken (${used.members} members, ` +
@@ -100,4 +139,34 @@ export async function assertVideoAllowed(tx: Tx, config: CatalogConfig, organiza
 /** AI credits the organization may use per month: its plan's. */
 export async function monthlyAiCredits(db: Db | Tx, config: CatalogConfig, organizationId: string) {
   return (await currentPlan(db, config, organizationId)).plan.limits.aiCreditsPerMonth;
+}
+
+/** Seats asked for must cover the seats in use and stay within what the plan sells. */
+export async function assertSeatsFit(tx: Tx, plan: Plan, organizationId: string, seats: number, now: Date) {
+  const used = await seatsUsed(tx, organizationId, now);
+  if (seats < used.total) {
+    throw errors.validation([
+      {
+        path: 'body.seats',
+        message: `must cover the ${used.total} seats in use (${used.members} members, ${used.pendingInvitations} pending invitations)`,
+      },
+    ]);
+  }
+  if (seats > plan.limits.seats) {
+    throw errors.validation([
+      { path: 'body.seats', message: `the ${plan.name} plan sells at most ${plan.limits.seats} seats` },
+    ]);
+  }
+}
+
+/** A plan whose video limit is below what the organization keeps is refused, not scheduled. */
+export async function assertVideosFit(tx: Tx, plan: Plan, organizationId: string) {
+  if (plan.limits.videos === null) return;
+  const kept = await videoCount(tx, organizationId);
+  if (kept > plan.limits.videos) {
+    throw errors.badRequest(
+      `The ${plan.name} plan keeps ${plan.limits.videos} videos and the organization has ${kept}: delete videos first`,
+      'PLAN_LIMIT_EXCEEDED',
+    );
+  }
 }
