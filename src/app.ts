@@ -25,6 +25,7 @@ import { activityRoutes } from './modules/activity/routes.ts';
 import { aiBudgetRoutes } from './modules/ai/budget-routes.ts';
 import { aiGapsRoutes } from './modules/ai/gaps-routes.ts';
 import { aiRoutes } from './modules/ai/routes.ts';
+import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { oauthRoutes } from './modules/auth/oauth-routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset-routes.ts';
 import { authCatchAllRoutes, authRoutes } from './modules/auth/routes.ts';
@@ -232,6 +233,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(insightRoutes, { context });
   await app.register(summaryRoutes, { context });
   await app.register(topicRoutes, { context });
+  await app.register(analyticsRoutes, { context });
   await app.register(billingRoutes, { context });
   await app.register(billingPageRoutes, { context });
   await app.register(billingWebhookRoutes, { context });

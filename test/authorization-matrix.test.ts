@@ -219,6 +219,11 @@ const EXPECTED: Record<string, Row> = {
   'GET /ai/summaries/topic/{id}':                      [OK,        OK,        OK,        OK,        NOT_FOUND, UNAUTHENTICATED],
   'GET /topics':                                       [OK,        OK,        OK,        OK,        FORBIDDEN, UNAUTHENTICATED],
 
+  // Speaker analytics (docs/analytics.md): any member; A named in the query (403 for outsiders),
+  // a speaker in the path (404).
+  'GET /analytics/speakers':                           [OK,        OK,        OK,        OK,        FORBIDDEN, UNAUTHENTICATED],
+  'GET /analytics/speakers/{speakerId}':               [OK,        OK,        OK,        OK,        NOT_FOUND, UNAUTHENTICATED],
+
   // Billing (docs/billing.md): any signed-in person reads the plans; members read A's subscription
   // and invoices; owners and admins buy, change and open the portal; only the owner cancels. The
   // pages of the local provider take no account: their signed link is the credential, whoever
@@ -552,6 +557,9 @@ const REQUESTS: Record<string, RequestOf> = {
   }),
   'GET /ai/summaries/topic/{id}': (f) => ({ url: `/ai/summaries/topic/${f.topic.id}` }),
   'GET /topics': (f) => ({ url: `/topics?organizationId=${f.organizationId}` }),
+
+  'GET /analytics/speakers': (f) => ({ url: `/analytics/speakers?organizationId=${f.organizationId}` }),
+  'GET /analytics/speakers/{speakerId}': (f) => ({ url: `/analytics/speakers/${f.speaker.id}` }),
 
   'GET /billing/plans': () => ({ url: '/billing/plans' }),
   'GET /billing/subscription': (f) => ({ url: `/billing/subscription?organizationId=${f.organizationId}` }),

@@ -54,22 +54,22 @@ export async function idempotently<S extends z.ZodType>(
   if (key === undefined) return { result: await db.transaction(work), replayed: false };
   const requestHash = hashOf(request.payload);
   return db.transaction(async (tx) => {
+    const thisKey = and(
+      eq(idempotencyKeys.userId, request.userId),
+      eq(idempotencyKeys.operation, request.operation),
+      eq(idempotencyKeys.key, key),
+    );
+    // A key older than its lifetime is forgotten, whether or not the hourly sweep has run.
+    await tx
+      .delete(idempotencyKeys)
+      .where(and(thisKey, lt(idempotencyKeys.createdAt, new Date(Date.now() - KEY_LIFETIME_MS))));
     const claimed = await tx
       .insert(idempotencyKeys)
       .values({ userId: request.userId, operation: request.operation, key, requestHash })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
     if (claimed.length === 0) {
-      const [stored] = await tx
-        .select()
-        .from(idempotencyKeys)
-        .where(
-          and(
-            eq(idempotencyKeys.userId, request.userId),
-            eq(idempotencyKeys.operation, request.operation),
-            eq(idempotencyKeys.key, key),
-          ),
-        );
+      const [stored] = await tx.select().from(idempotencyKeys).where(thisKey);
       if (!stored || stored.requestHash !== requestHash) {
         throw errors.badRequest(
           'This Idempotency-Key was already used with a different request',
@@ -82,13 +82,7 @@ export async function idempotently<S extends z.ZodType>(
     await tx
       .update(idempotencyKeys)
       .set({ response: z.encode(responseSchema, result) })
-      .where(
-        and(
-          eq(idempotencyKeys.userId, request.userId),
-          eq(idempotencyKeys.operation, request.operation),
-          eq(idempotencyKeys.key, key),
-        ),
-      );
+      .where(thisKey);
     return { result, replayed: false };
   });
 }

@@ -166,4 +166,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /billing/portal/{id}': 'actInBillingPortal',
   'GET /billing/invoices/{id}/document': 'viewInvoiceDocument',
   'POST /billing/webhook': 'receiveBillingWebhook',
+
+  'GET /analytics/speakers': 'listSpeakerAnalytics',
+  'GET /analytics/speakers/{speakerId}': 'getSpeakerAnalytics',
 };

@@ -60,6 +60,8 @@ export const subscriptions = pgTable(
     interval: text('interval').$type<BillingInterval>().notNull(),
     currentPeriodStart: timestamptz('current_period_start').notNull(),
     currentPeriodEnd: timestamptz('current_period_end').notNull(),
+    /** The local provider's periods all end on this instant's day of the month (clamped in shorter months). */
+    billingAnchor: timestamptz('billing_anchor'),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     canceledAt: timestamptz('canceled_at'),
     providerSubscriptionId: text('provider_subscription_id'),

@@ -1,5 +1,6 @@
 export * from './activity.ts';
 export * from './ai.ts';
+export * from './analytics.ts';
 export * from './beta-access.ts';
 export * from './billing.ts';
 export * from './collaboration.ts';

@@ -4,6 +4,7 @@ import {
   checkoutSessions,
   invoiceLines,
   invoices,
+  organizations,
   portalSessions,
   subscriptions,
 } from '../../db/schema/index.ts';
@@ -107,6 +108,7 @@ export function localProvider(context: AppContext): BillingProvider {
           interval: to.interval,
           currentPeriodStart: start,
           currentPeriodEnd: end,
+          ...(restart ? { billingAnchor: now } : {}),
           updatedAt: now,
         })
         .where(eq(subscriptions.id, subscription.id));
@@ -179,6 +181,12 @@ export async function completeCheckout(context: AppContext, sessionId: string) {
     if (!plan)
       throw errors.badRequest('This plan is no longer sold: start a new checkout', 'PLAN_NOT_PURCHASABLE');
     const { organizationId } = session;
+    // One subscription per organization: two checkouts confirmed at once wait on each other here.
+    await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId))
+      .for('update');
     if ((await currentPlan(tx, context.config, organizationId)).paid) {
       throw errors.conflict('The organization already has a paid subscription', 'ALREADY_SUBSCRIBED');
     }
@@ -191,6 +199,7 @@ export async function completeCheckout(context: AppContext, sessionId: string) {
       interval: session.interval,
       currentPeriodStart: now,
       currentPeriodEnd: end,
+      billingAnchor: now,
       cancelAtPeriodEnd: false,
       canceledAt: null,
       updatedAt: now,

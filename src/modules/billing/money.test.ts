@@ -30,6 +30,11 @@ describe('money', () => {
     expect(periodEnd(new Date('2028-02-29T00:00:00Z'), 'year').toISOString()).toBe(
       '2029-02-28T00:00:00.000Z',
     );
+    // Renewals keep the first day: January 31 → February 28 → March 31, not the 28th for good.
+    const anchor = new Date('2026-01-31T09:00:00Z');
+    const february = periodEnd(anchor, 'month');
+    expect(february.toISOString()).toBe('2026-02-28T09:00:00.000Z');
+    expect(periodEnd(february, 'month', anchor).toISOString()).toBe('2026-03-31T09:00:00.000Z');
   });
 
   it('formats minor units for people, with the currency’s own decimals', () => {

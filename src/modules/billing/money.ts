@@ -16,15 +16,18 @@ export function prorate(amount: number, partMs: number, wholeMs: number): number
   return Number(numerator / (BigInt(Math.round(wholeMs)) * 2n));
 }
 
-/** The end of a period that starts at `start`: one calendar month or year later (UTC, clamped to the month's last day). */
-export function periodEnd(start: Date, interval: BillingInterval): Date {
+/**
+ * The end of a period that starts at `start`: one calendar month or year later (UTC), on the day of
+ * the month of `anchor` (the subscription's first day), clamped to the last day of a shorter month —
+ * so a subscription that started on January 31 renews on February 28, then March 31.
+ */
+export function periodEnd(start: Date, interval: BillingInterval, anchor: Date = start): Date {
   const months = interval === 'month' ? 1 : 12;
   const end = new Date(start);
-  const day = start.getUTCDate();
   end.setUTCDate(1);
   end.setUTCMonth(end.getUTCMonth() + months);
   const lastDay = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 0)).getUTCDate();
-  end.setUTCDate(Math.min(day, lastDay));
+  end.setUTCDate(Math.min(anchor.getUTCDate(), lastDay));
   return end;
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, lte, ne } from 'drizzle-orm';
+import { and, eq, isNull, lte, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { subscriptions } from '../../db/schema/index.ts';
@@ -12,7 +12,7 @@ import { announceBillingEvent } from './notices.ts';
 type RenewalContext = Pick<AppContext, 'config' | 'db' | 'clock'> & { jobs: Pick<JobQueue, 'send'> };
 
 /**
- * Ends every period that ended by `now`: a subscription cancelled at period end is canceled (the
+ * Ends every period of the local provider's subscriptions that ended by `now`: a subscription cancelled at period end is canceled (the
  * organization is on the free plan again); any other renews for the next period, with its invoice
  * paid. One subscription per transaction, locked with SKIP LOCKED so that instances share the
  * work; a subscription several periods behind (a server that was off) catches up one by one.
@@ -32,7 +32,14 @@ async function endOnePeriod(context: RenewalContext, now: Date): Promise<'renewe
     const [due] = await tx
       .select()
       .from(subscriptions)
-      .where(and(ne(subscriptions.status, 'canceled'), lte(subscriptions.currentPeriodEnd, now)))
+      // Stripe's subscriptions renew at Stripe, which says so by webhook.
+      .where(
+        and(
+          ne(subscriptions.status, 'canceled'),
+          lte(subscriptions.currentPeriodEnd, now),
+          isNull(subscriptions.providerSubscriptionId),
+        ),
+      )
       .orderBy(subscriptions.currentPeriodEnd)
       .limit(1)
       .for('update', { skipLocked: true });
@@ -56,7 +63,7 @@ async function endOnePeriod(context: RenewalContext, now: Date): Promise<'renewe
       });
       return 'canceled';
     }
-    const nextEnd = periodEnd(end, due.interval);
+    const nextEnd = periodEnd(end, due.interval, due.billingAnchor ?? due.currentPeriodStart);
     const { invoice, paid } = await issueInvoice(tx, {
       organizationId: due.organizationId,
       currency: plan.currency,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
@@ -22,10 +22,16 @@ import {
 
 type Caller = Pick<AuthUser, 'id' | 'defaultOrganizationId'>;
 
-/** A client's Idempotency-Key, when it sent one: the provider's writes reuse it, so a retry is one write. */
+/**
+ * A client's Idempotency-Key, when it sent one: the provider's writes reuse it with a digest of
+ * what was asked (another request under the same key is another write), so a retry is one write.
+ */
 type Idempotency = { key?: string | undefined };
-const providerKey = (caller: Caller, operation: string, idempotency: Idempotency) =>
-  idempotency.key ? `${caller.id}:${operation}:${idempotency.key}` : randomUUID();
+const providerKey = (caller: Caller, operation: string, idempotency: Idempotency, request: unknown) => {
+  if (!idempotency.key) return randomUUID();
+  const asked = createHash('sha256').update(JSON.stringify(request)).digest('hex').slice(0, 16);
+  return `${caller.id}:${operation}:${idempotency.key}:${asked}`;
+};
 
 export const listPlans = (config: AppContext['config']) => planCatalog(config);
 
@@ -108,12 +114,16 @@ export async function startCheckout(
     createdBy: caller.id,
     successUrl: input.successUrl,
     cancelUrl: input.cancelUrl,
-    idempotencyKey: providerKey(caller, 'checkout', idempotency),
+    idempotencyKey: providerKey(caller, 'checkout', idempotency, input),
   });
   return { ...session, amount: periodPrice(plan, interval, seats), currency: plan.currency };
 }
 
-/** Opens the billing portal for an owner or admin. */
+/**
+ * Opens the billing portal for an owner or admin. Stripe's Customer Portal may let its visitor
+ * cancel (as the Stripe dashboard's portal settings say), and cancelling is the owners': with
+ * Stripe, only owners open it.
+ */
 export async function openPortal(
   context: AppContext,
   caller: Caller,
@@ -122,7 +132,7 @@ export async function openPortal(
   return context.db.transaction(async (tx) => {
     const { organizationId } = await callerOrganization(tx, caller, input.organizationId, {
       path: 'body',
-      minRole: 'admin',
+      minRole: context.config.billing.stripe ? 'owner' : 'admin',
     });
     return billingProvider(context).openPortal(tx, {
       organizationId,
@@ -176,7 +186,7 @@ export async function changeSubscription(
       subscription: paid,
       from,
       to,
-      idempotencyKey: providerKey(caller, 'change', idempotency),
+      idempotencyKey: providerKey(caller, 'change', idempotency, input),
     });
     const describe = (side: typeof from) =>
       `${side.plan.name} with ${side.seats} seats, billed every ${side.interval}`;
@@ -228,7 +238,7 @@ async function setCancellation(
   await billingProvider(context).setCancellation(tx, {
     subscription,
     cancel,
-    idempotencyKey: providerKey(caller, cancel ? 'cancel' : 'resume', idempotency),
+    idempotencyKey: providerKey(caller, cancel ? 'cancel' : 'resume', idempotency, {}),
   });
   const end = subscription.currentPeriodEnd.toISOString().slice(0, 10);
   await announceBillingEvent(tx, context, {
@@ -253,22 +263,17 @@ export async function cancelSubscription(context: AppContext, caller: Caller, na
       minRole: 'owner',
     });
     const { paid } = await currentPlan(tx, context.config, organizationId);
-    if (!paid || paid.cancelAtPeriodEnd) {
+    if (!paid)
+      throw errors.badRequest('The organization has no paid subscription to cancel', 'NOTHING_TO_CANCEL');
+    // Checked under the row lock: of two cancellations at once, the second finds the first's.
+    const locked = await lockedPaidSubscription(tx, context, organizationId);
+    if (locked.cancelAtPeriodEnd) {
       throw errors.badRequest(
-        paid
-          ? 'The subscription is already cancelled at the end of its period'
-          : 'The organization has no paid subscription to cancel',
+        'The subscription is already cancelled at the end of its period',
         'NOTHING_TO_CANCEL',
       );
     }
-    await setCancellation(
-      tx,
-      context,
-      caller,
-      await lockedPaidSubscription(tx, context, organizationId),
-      true,
-      {},
-    );
+    await setCancellation(tx, context, caller, locked, true, {});
     return subscriptionView(tx, context, organizationId, context.clock.now());
   });
 }

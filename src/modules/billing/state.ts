@@ -143,6 +143,8 @@ export async function monthlyAiCredits(db: Db | Tx, config: CatalogConfig, organ
 
 /** Seats asked for must cover the seats in use and stay within what the plan sells. */
 export async function assertSeatsFit(tx: Tx, plan: Plan, organizationId: string, seats: number, now: Date) {
+  // Under the lock invitations take: no invitation slips in between the count and the change.
+  await lockLimits(tx, organizationId, 'seats');
   const used = await seatsUsed(tx, organizationId, now);
   if (seats < used.total) {
     throw errors.validation([
@@ -162,6 +164,7 @@ export async function assertSeatsFit(tx: Tx, plan: Plan, organizationId: string,
 /** A plan whose video limit is below what the organization keeps is refused, not scheduled. */
 export async function assertVideosFit(tx: Tx, plan: Plan, organizationId: string) {
   if (plan.limits.videos === null) return;
+  await lockLimits(tx, organizationId, 'videos');
   const kept = await videoCount(tx, organizationId);
   if (kept > plan.limits.videos) {
     throw errors.badRequest(

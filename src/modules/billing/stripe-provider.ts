@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { StripeConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
@@ -33,7 +33,8 @@ export function stripeClient(stripe: StripeConfig) {
     port: api.port || (api.protocol === 'https:' ? 443 : 80),
     protocol: api.protocol === 'https:' ? 'https' : 'http',
     maxNetworkRetries: 2,
-    timeout: 20_000,
+    // Calls are made inside a database transaction: a slow Stripe must not hold it long.
+    timeout: 10_000,
     telemetry: false,
   });
   clients.set(stripe, client);
@@ -49,6 +50,12 @@ export async function callStripe<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    if (error instanceof Stripe.errors.StripeIdempotencyError) {
+      throw errors.badRequest(
+        'This Idempotency-Key was already used with a different request',
+        'IDEMPOTENCY_KEY_REUSED',
+      );
+    }
     if (
       error instanceof Stripe.errors.StripeCardError ||
       error instanceof Stripe.errors.StripeInvalidRequestError
@@ -118,6 +125,15 @@ export async function mirrorSubscription(
   const plan = planOfPrice(context, stripe, item?.price.id);
   const status = STATUS[subscription.status];
   if (!organizationId || !item || !plan || !status) return undefined;
+  const [current] = await tx
+    .select({ providerSubscriptionId: subscriptions.providerSubscriptionId, status: subscriptions.status })
+    .from(subscriptions)
+    .where(eq(subscriptions.organizationId, organizationId))
+    .for('update');
+  // The row is the organization's one live subscription: news of another Stripe subscription (an
+  // ended one, retried) may not overwrite it, unless the row's own has ended and the other lives.
+  const another = current?.providerSubscriptionId && current.providerSubscriptionId !== subscription.id;
+  if (another && (current.status !== 'canceled' || status === 'canceled')) return undefined;
   const now = context.clock.now();
   const values = {
     planId: plan.id,
@@ -161,7 +177,7 @@ export function stripeProvider(context: AppContext, stripe: StripeConfig): Billi
       .from(organizations)
       .innerJoin(memberships, eq(memberships.organizationId, organizations.id))
       .innerJoin(users, eq(users.id, memberships.userId))
-      .where(eq(organizations.id, organizationId))
+      .where(and(eq(organizations.id, organizationId), eq(memberships.role, 'owner')))
       .orderBy(memberships.createdAt)
       .limit(1);
     const created = await callStripe(() =>
@@ -177,10 +193,13 @@ export function stripeProvider(context: AppContext, stripe: StripeConfig): Billi
     return created.id;
   }
 
+  /** The subscription's id at Stripe; one made by the local provider (before a switch to Stripe) has none. */
   async function remote(subscription: { providerSubscriptionId: string | null }) {
-    if (!subscription.providerSubscriptionId)
-      throw new Error('a Stripe subscription row without its Stripe id');
-    return subscription.providerSubscriptionId;
+    if (subscription.providerSubscriptionId) return subscription.providerSubscriptionId;
+    throw errors.badRequest(
+      'This subscription was made in the local ledger, not at Stripe: it cannot be changed there',
+      'SUBSCRIPTION_NOT_AT_PROVIDER',
+    );
   }
 
   return {
@@ -305,7 +324,7 @@ function presentStripeInvoice(
         description: line.description ?? '',
         planId: planOfPrice(context, stripe, typeof priceId === 'string' ? priceId : undefined)?.id ?? '',
         quantity: line.quantity ?? 1,
-        unitAmount: Number(line.pricing?.unit_amount_decimal ?? 0),
+        unitAmount: Math.round(Number(line.pricing?.unit_amount_decimal ?? 0)),
         amount: line.amount,
         proration: Boolean(line.parent?.subscription_item_details?.proration),
         periodStart: seconds(line.period.start),

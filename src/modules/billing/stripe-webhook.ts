@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
@@ -38,6 +39,11 @@ export async function applyStripeEvent(context: AppContext, stripe: StripeConfig
 
     const mirror = async (subscriptionId: string | undefined) => {
       if (!subscriptionId) return undefined;
+      // Events of one subscription handled at once take turns here, so the one that fetches last
+      // (the newest state) writes last.
+      await tx.execute(
+        sql`SELECT pg_advisory_xact_lock(hashtextextended(${`stripe-subscription:${subscriptionId}`}, 0))`,
+      );
       const subscription = await callStripe(() => client.subscriptions.retrieve(subscriptionId));
       return mirrorSubscription(tx, context, stripe, subscription);
     };

@@ -8,6 +8,7 @@ import {
   startStripeStandin,
 } from '../../../test/helpers/stripe-standin.ts';
 import { errorBody } from '../organizations/test-support.ts';
+import { endDuePeriods } from './renewals.ts';
 import { invoicesOf, startCheckout, subscriptionOf } from './test-support.ts';
 
 /**
@@ -195,6 +196,29 @@ describe('billing with Stripe', () => {
     }
     expect((await subscriptionOf(t, owner)).status).toBe('past_due');
     expect(await billingTitles(owner)).toContain('Payment of $15.00 failed');
+  });
+
+  it('leaves renewals to Stripe, and an ended subscription’s news does not overwrite the live one', async () => {
+    const owner = await signUpUser(t.app);
+    const first = await subscribeThroughStripe(owner, { planId: 'pro', seats: 1 });
+    const ended = standin.endSubscription(first.subscription.id);
+    expect((await deliver(standin.signed(ended))).status).toBe(200);
+    const second = await subscribeThroughStripe(owner, { planId: 'business', seats: 2 });
+    // Stripe retries the first subscription's end (another event id): the live one stays.
+    const retried = standin.event(
+      'customer.subscription.deleted',
+      standin.subscriptions.get(first.subscription.id) as Record<string, unknown>,
+    );
+    expect((await deliver(standin.signed(retried))).status).toBe(200);
+    expect(await subscriptionOf(t, owner)).toMatchObject({ planId: 'business', status: 'active', seats: 2 });
+    // The local renewal job finds nothing of Stripe's to renew, even a year on.
+    const yearOn = new Date(Date.now() + 400 * 24 * 3600 * 1000);
+    const outcome = await endDuePeriods(
+      { config: t.config, db: t.database.db, clock: t.clock, jobs: t.jobs },
+      yearOn,
+    );
+    expect(outcome).toEqual({ renewed: 0, canceled: 0 });
+    expect(second.subscription.id).not.toBe(first.subscription.id);
   });
 
   it('answers 503 when Stripe fails, and changes nothing', async () => {

@@ -1,7 +1,7 @@
 import { asc, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { videos } from '../../db/schema/index.ts';
-import { rebuildChunks } from '../transcripts/service.ts';
+import { rebuildDerived } from '../transcripts/service.ts';
 
 const BATCH = 100;
 
@@ -17,7 +17,8 @@ const SEARCH_INDEXES = [
 ];
 
 /**
- * Rebuilds the knowledge index: every video's passages from its stored segments (one transaction
+ * Rebuilds the knowledge index: every video's passages (and its speakers' conversation statistics,
+ * docs/analytics.md) from its stored segments (one transaction
  * per video, so the service keeps running and a failure loses nothing), then the search indexes
  * (CONCURRENTLY: reads and writes go on meanwhile). For after a change to how passages are cut,
  * or to shed index bloat. Returns how many videos were re-chunked.
@@ -33,7 +34,7 @@ export async function reindexAll(db: Db, log: (message: string) => void = () => 
       .orderBy(asc(videos.id))
       .limit(BATCH);
     for (const video of batch) {
-      await db.transaction((tx) => rebuildChunks(tx, video));
+      await db.transaction((tx) => rebuildDerived(tx, video));
       done++;
     }
     if (batch.length < BATCH) break;

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { speakers, transcriptSegments, videos } from '../../db/schema/index.ts';
 import { AppError, errors } from '../../http/errors.ts';
 import { recordActivity } from '../activity/service.ts';
+import { storeSpeakerStats } from '../analytics/stats-store.ts';
 import { requestKnowledgeExtraction } from '../knowledge/service.ts';
 import { buildChunks, writeChunks } from '../search/chunks.ts';
 import { requestEmbeddings } from '../search/embeddings.ts';
@@ -100,6 +101,11 @@ async function storeSegments(tx: Tx, video: { id: string; organizationId: string
       })),
     ),
   );
+  await storeSpeakerStats(
+    tx,
+    video,
+    segments.map((segment) => ({ ...segment, speakerId: speakerFor(segment)?.id ?? null })),
+  );
   for (let offset = 0; offset < segments.length; offset += SEGMENT_BATCH) {
     const rows = segments.slice(offset, offset + SEGMENT_BATCH).map((segment) => ({
       id: uuidv7(),
@@ -161,6 +167,16 @@ async function upsertSpeakers(
  */
 export async function rebuildChunks(tx: Tx, video: { id: string; organizationId: string }) {
   await writeChunks(tx, video, buildChunks(await transcriptSegmentsOf(tx, video.id)));
+}
+
+/**
+ * Everything derived from a video's stored segments — its passages and its speakers' conversation
+ * statistics — computed again (the re-index command; transcripts stored before speaker analytics).
+ */
+export async function rebuildDerived(tx: Tx, video: { id: string; organizationId: string }) {
+  const segments = await transcriptSegmentsOf(tx, video.id);
+  await writeChunks(tx, video, buildChunks(segments));
+  await storeSpeakerStats(tx, video, segments);
 }
 
 async function transcriptView(
