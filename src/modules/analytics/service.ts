@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, desc, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, gte, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { speakers, topics, videoSpeakerStats, videos, videoTopics } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
@@ -86,22 +86,24 @@ export async function listSpeakerStats(
 ) {
   const organizationId = await scope(db, caller, query);
   const kept = rowsKept(organizationId, query);
-  const [totals] = await db
-    .select({ ...sums, speakerCount: countDistinct(videoSpeakerStats.speakerId) })
-    .from(videoSpeakerStats)
-    .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
-    .where(kept);
   const { limit, offset } = pageBounds(query);
-  const rows = await db
-    .select({ speakerId: speakers.id, name: speakers.name, userId: speakers.userId, ...sums })
-    .from(videoSpeakerStats)
-    .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
-    .innerJoin(speakers, eq(speakers.id, videoSpeakerStats.speakerId))
-    .where(kept)
-    .groupBy(speakers.id)
-    .orderBy(desc(sums.talkSeconds), asc(speakers.normalizedName))
-    .limit(limit)
-    .offset(offset);
+  const [[totals], rows] = await Promise.all([
+    db
+      .select({ ...sums, speakerCount: countDistinct(videoSpeakerStats.speakerId) })
+      .from(videoSpeakerStats)
+      .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
+      .where(kept),
+    db
+      .select({ speakerId: speakers.id, name: speakers.name, userId: speakers.userId, ...sums })
+      .from(videoSpeakerStats)
+      .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
+      .innerJoin(speakers, eq(speakers.id, videoSpeakerStats.speakerId))
+      .where(kept)
+      .groupBy(speakers.id)
+      .orderBy(desc(sums.talkSeconds), asc(speakers.normalizedName))
+      .limit(limit)
+      .offset(offset),
+  ]);
   const all = totals ?? {
     ...(Object.fromEntries(Object.keys(sums).map((key) => [key, 0])) as Sums),
     speakerCount: 0,
@@ -146,81 +148,92 @@ export async function speakerAnalytics(
   const organizationId = speaker.organizationId;
   await assertOrganizationReferences(db, organizationId, filters, 'querystring');
   const kept = rowsKept(organizationId, filters, eq(videoSpeakerStats.speakerId, speakerId));
-  // Everyone's talk in each meeting, for the speaker's share of it.
+  // The speaker's meetings (by the organization-and-speaker index): the subqueries read only these.
+  const spokenIn = db
+    .select({ videoId: videoSpeakerStats.videoId })
+    .from(videoSpeakerStats)
+    .where(
+      and(eq(videoSpeakerStats.organizationId, organizationId), eq(videoSpeakerStats.speakerId, speakerId)),
+    );
+  // Everyone's talk in each of them, for the speaker's share of it.
   const meetingTalk = db
     .select({
       videoId: videoSpeakerStats.videoId,
       talk: sql<number>`sum(${videoSpeakerStats.talkSeconds})`.as('talk'),
     })
     .from(videoSpeakerStats)
-    .where(eq(videoSpeakerStats.organizationId, organizationId))
+    .where(inArray(videoSpeakerStats.videoId, spokenIn))
     .groupBy(videoSpeakerStats.videoId)
     .as('meeting_talk');
-
-  const [summary] = await db
-    .select({ ...sums, meetingsTalk: sql<number>`coalesce(sum(${meetingTalk.talk}), 0)::float8` })
-    .from(videoSpeakerStats)
-    .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
-    .innerJoin(meetingTalk, eq(meetingTalk.videoId, videoSpeakerStats.videoId))
-    .where(kept);
-  const meetings = await db
-    .select({
-      videoId: videos.id,
-      title: videos.title,
-      date: meetingDate,
-      talkTimeSeconds: videoSpeakerStats.talkSeconds,
-      meetingTalk: meetingTalk.talk,
-      wordCount: videoSpeakerStats.wordCount,
-      turns: videoSpeakerStats.turns,
-      questionCount: videoSpeakerStats.questionCount,
-      interruptions: videoSpeakerStats.interruptions,
-    })
-    .from(videoSpeakerStats)
-    .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
-    .innerJoin(meetingTalk, eq(meetingTalk.videoId, videoSpeakerStats.videoId))
-    .where(kept)
-    .orderBy(desc(meetingDate), desc(videos.id))
-    .limit(MEETINGS);
-  const week = sql<Date>`date_trunc('week', ${meetingDate} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
-  const weekly = await db
-    .select({
-      weekStart: week,
-      videoCount: countDistinct(videoSpeakerStats.videoId),
-      talkTimeSeconds: sums.talkSeconds,
-      wordCount: sums.wordCount,
-    })
-    .from(videoSpeakerStats)
-    .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
-    .where(kept)
-    .groupBy(week)
-    .orderBy(week);
-  const topTopics = await db
-    .select({ topicId: topics.id, name: topics.name, videoCount: count(videoTopics.videoId) })
-    .from(videoSpeakerStats)
-    .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
-    .innerJoin(videoTopics, eq(videoTopics.videoId, videoSpeakerStats.videoId))
-    .innerJoin(topics, eq(topics.id, videoTopics.topicId))
-    .where(kept)
-    .groupBy(topics.id)
-    .orderBy(desc(count(videoTopics.videoId)), desc(sql`sum(${videoTopics.score})`), asc(topics.name))
-    .limit(TOP);
+  // Who else talks in them.
   const others = db
     .select({ videoId: videoSpeakerStats.videoId, speakerId: videoSpeakerStats.speakerId })
     .from(videoSpeakerStats)
-    .where(
-      and(eq(videoSpeakerStats.organizationId, organizationId), ne(videoSpeakerStats.speakerId, speakerId)),
-    )
+    .where(and(inArray(videoSpeakerStats.videoId, spokenIn), ne(videoSpeakerStats.speakerId, speakerId)))
     .as('others');
-  const coSpeakers = await db
-    .select({ speakerId: speakers.id, name: speakers.name, sharedVideos: count(others.videoId) })
-    .from(videoSpeakerStats)
-    .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
-    .innerJoin(others, eq(others.videoId, videoSpeakerStats.videoId))
-    .innerJoin(speakers, eq(speakers.id, others.speakerId))
-    .where(kept)
-    .groupBy(speakers.id)
-    .orderBy(desc(count(others.videoId)), asc(speakers.normalizedName))
-    .limit(TOP);
+  const week = sql<Date>`date_trunc('week', ${meetingDate} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+  const summaryOf = () =>
+    db
+      .select({ ...sums, meetingsTalk: sql<number>`coalesce(sum(${meetingTalk.talk}), 0)::float8` })
+      .from(videoSpeakerStats)
+      .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
+      .innerJoin(meetingTalk, eq(meetingTalk.videoId, videoSpeakerStats.videoId))
+      .where(kept);
+
+  // Five independent reads, at once (each on its own pooled connection).
+  const [[summary], meetings, weekly, topTopics, coSpeakers] = await Promise.all([
+    summaryOf(),
+    db
+      .select({
+        videoId: videos.id,
+        title: videos.title,
+        date: meetingDate,
+        talkTimeSeconds: videoSpeakerStats.talkSeconds,
+        meetingTalk: meetingTalk.talk,
+        wordCount: videoSpeakerStats.wordCount,
+        turns: videoSpeakerStats.turns,
+        questionCount: videoSpeakerStats.questionCount,
+        interruptions: videoSpeakerStats.interruptions,
+      })
+      .from(videoSpeakerStats)
+      .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
+      .innerJoin(meetingTalk, eq(meetingTalk.videoId, videoSpeakerStats.videoId))
+      .where(kept)
+      .orderBy(desc(meetingDate), desc(videos.id))
+      .limit(MEETINGS),
+    db
+      .select({
+        weekStart: week,
+        videoCount: countDistinct(videoSpeakerStats.videoId),
+        talkTimeSeconds: sums.talkSeconds,
+        wordCount: sums.wordCount,
+      })
+      .from(videoSpeakerStats)
+      .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
+      .where(kept)
+      .groupBy(week)
+      .orderBy(week),
+    db
+      .select({ topicId: topics.id, name: topics.name, videoCount: count(videoTopics.videoId) })
+      .from(videoSpeakerStats)
+      .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
+      .innerJoin(videoTopics, eq(videoTopics.videoId, videoSpeakerStats.videoId))
+      .innerJoin(topics, eq(topics.id, videoTopics.topicId))
+      .where(kept)
+      .groupBy(topics.id)
+      .orderBy(desc(count(videoTopics.videoId)), desc(sql`sum(${videoTopics.score})`), asc(topics.name))
+      .limit(TOP),
+    db
+      .select({ speakerId: speakers.id, name: speakers.name, sharedVideos: count(others.videoId) })
+      .from(videoSpeakerStats)
+      .innerJoin(videos, eq(videos.id, videoSpeakerStats.videoId))
+      .innerJoin(others, eq(others.videoId, videoSpeakerStats.videoId))
+      .innerJoin(speakers, eq(speakers.id, others.speakerId))
+      .where(kept)
+      .groupBy(speakers.id)
+      .orderBy(desc(count(others.videoId)), asc(speakers.normalizedName))
+      .limit(TOP),
+  ]);
 
   const row = summary as Sums & { meetingsTalk: number };
   return {
