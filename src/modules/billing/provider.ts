@@ -1,12 +1,9 @@
-import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { BillingInterval } from '../../db/schema/billing.ts';
 import type { Page, PageRequest } from '../../http/pagination.ts';
 import type { Plan } from './catalog.ts';
 import type { InvoiceView } from './invoices.ts';
-import { localProvider } from './local-provider.ts';
 import type { SubscriptionRow } from './state.ts';
-import { stripeProvider } from './stripe-provider.ts';
 
 export type PlanChoice = { plan: Plan; seats: number; interval: BillingInterval };
 
@@ -42,15 +39,3 @@ export type BillingProvider = {
   ): Promise<void>;
   listInvoices(db: Db, organizationId: string, page: PageRequest): Promise<Page<InvoiceView>>;
 };
-
-const providers = new WeakMap<AppContext['config'], BillingProvider>();
-
-/** The configured provider (BILLING_PROVIDER), made once per configuration. */
-export function billingProvider(context: AppContext): BillingProvider {
-  const known = providers.get(context.config);
-  if (known) return known;
-  const { stripe } = context.config.billing;
-  const provider = stripe ? stripeProvider(context, stripe) : localProvider(context);
-  providers.set(context.config, provider);
-  return provider;
-}

@@ -10,7 +10,7 @@ import { callerOrganization } from '../organizations/access.ts';
 import { findPlan, type Plan, type PlanId, planCatalog } from './catalog.ts';
 import { periodPrice } from './money.ts';
 import { announceBillingEvent } from './notices.ts';
-import { billingProvider } from './provider.ts';
+import { billingProvider } from './providers.ts';
 import {
   assertSeatsFit,
   assertVideosFit,
