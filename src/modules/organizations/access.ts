@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { poolOf, runPrepared } from '../../db/hot-path.ts';
 import { memberships } from '../../db/schema/index.ts';
 import type { Role } from '../../db/schema/users.ts';
 import { errors } from '../../http/errors.ts';
@@ -9,11 +10,20 @@ export const ROLE_RANK: Record<Role, number> = { viewer: 1, member: 2, admin: 3,
 
 export const roleAtLeast = (role: Role, minimum: Role) => ROLE_RANK[role] >= ROLE_RANK[minimum];
 
+const ROLE_IN = 'SELECT role FROM memberships WHERE organization_id = $1 AND user_id = $2';
+
+/**
+ * The caller's role in an organization, if they are a member. The check of nearly every read:
+ * outside a transaction it is a prepared raw statement (db/hot-path.ts says why).
+ */
 export async function roleIn(db: Db | Tx, userId: string, organizationId: string): Promise<Role | undefined> {
-  const [row] = await db
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+  const pool = poolOf(db);
+  const [row] = pool
+    ? await runPrepared<{ role: Role }>(pool, 'role_in_organization', ROLE_IN, [organizationId, userId])
+    : await db
+        .select({ role: memberships.role })
+        .from(memberships)
+        .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
   return row?.role;
 }
 
