@@ -11,11 +11,10 @@ import {
   payments,
   users,
 } from '../../db/schema/index.ts';
+import { utcDay } from '../../lib/clock.ts';
 import type { Plan } from './catalog.ts';
 import type { InvoiceLine } from './invoices.ts';
 import { formatMoney, periodPrice, prorate } from './money.ts';
-
-const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The line that charges a whole period of a plan. */
 export function periodLine(
@@ -26,7 +25,7 @@ export function periodLine(
 ): InvoiceLine {
   const quantity = plan.perSeat ? subscription.seats : 1;
   return {
-    description: `${plan.name} plan${plan.perSeat ? ` × ${quantity} seats` : ''}, ${day(start)} – ${day(end)}`,
+    description: `${plan.name} plan${plan.perSeat ? ` × ${quantity} seats` : ''}, ${utcDay(start)} – ${utcDay(end)}`,
     planId: plan.id,
     quantity,
     unitAmount: plan.prices[subscription.interval],
@@ -56,7 +55,7 @@ export function prorationLines(
     `${side.plan.name} plan${side.plan.perSeat ? ` × ${side.seats} seats` : ''}`;
   return [
     {
-      description: `Unused time on ${describe(from)} after ${day(now)}`,
+      description: `Unused time on ${describe(from)} after ${utcDay(now)}`,
       planId: from.plan.id,
       quantity: from.plan.perSeat ? from.seats : 1,
       unitAmount: from.plan.prices[from.interval],
@@ -66,7 +65,7 @@ export function prorationLines(
       periodEnd: period.end,
     },
     {
-      description: `Remaining time on ${describe(to)} after ${day(now)}`,
+      description: `Remaining time on ${describe(to)} after ${utcDay(now)}`,
       planId: to.plan.id,
       quantity: to.plan.perSeat ? to.seats : 1,
       unitAmount: to.plan.prices[to.interval],

@@ -1,3 +1,4 @@
+import { utcDay } from '../../lib/clock.ts';
 import type { Plan } from './catalog.ts';
 import type { InvoiceView } from './invoices.ts';
 import { formatMoney } from './money.ts';
@@ -59,7 +60,7 @@ function page(title: string, body: Html): string {
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title} · Knowledge Hub</title><style>${new Html(STYLE)}</style></head><body><main>${body}</main></body></html>`}`;
 }
 
-const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : '—');
+const day = (date: Date | null) => (date ? utcDay(date) : '—');
 const priceLabel = (plan: Plan, interval: 'month' | 'year') =>
   `${formatMoney(plan.prices[interval], plan.currency)}${plan.perSeat ? ' per seat' : ''} a ${interval}`;
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { subscriptions } from '../../db/schema/index.ts';
 import type { JobDefinition, JobQueue } from '../../jobs/queue.ts';
+import { utcDay } from '../../lib/clock.ts';
 import { findPlan } from './catalog.ts';
 import { issueInvoice, periodLine } from './ledger.ts';
 import { formatMoney, periodEnd } from './money.ts';
@@ -58,7 +59,7 @@ async function endOnePeriod(context: RenewalContext, now: Date): Promise<'renewe
         targetType: 'subscription',
         targetId: due.id,
         title: 'Subscription ended: the organization is on the free plan',
-        body: `The ${plan?.name ?? due.planId} subscription ended on ${end.toISOString().slice(0, 10)}. The free plan's limits apply from now on.`,
+        body: `The ${plan?.name ?? due.planId} subscription ended on ${utcDay(end)}. The free plan's limits apply from now on.`,
         metadata: { planId: due.planId },
       });
       return 'canceled';
@@ -84,7 +85,7 @@ async function endOnePeriod(context: RenewalContext, now: Date): Promise<'renewe
       targetType: 'invoice',
       targetId: invoice.id,
       title: `Payment of ${paid} received`,
-      body: `${plan.name} renewed until ${nextEnd.toISOString().slice(0, 10)}: invoice ${invoice.displayNumber}, ${formatMoney(invoice.amountPaid, invoice.currency)} paid.`,
+      body: `${plan.name} renewed until ${utcDay(nextEnd)}: invoice ${invoice.displayNumber}, ${formatMoney(invoice.amountPaid, invoice.currency)} paid.`,
       metadata: { invoiceId: invoice.id, amountPaid: invoice.amountPaid, currency: invoice.currency },
     });
     return 'renewed';

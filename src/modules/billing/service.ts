@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { type BillingInterval, organizations, subscriptions } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
+import { utcDay } from '../../lib/clock.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { callerOrganization } from '../organizations/access.ts';
 import { findPlan, type Plan, type PlanId, planCatalog } from './catalog.ts';
@@ -240,7 +241,7 @@ async function setCancellation(
     cancel,
     idempotencyKey: providerKey(caller, cancel ? 'cancel' : 'resume', idempotency, {}),
   });
-  const end = subscription.currentPeriodEnd.toISOString().slice(0, 10);
+  const end = utcDay(subscription.currentPeriodEnd);
   await announceBillingEvent(tx, context, {
     organizationId: subscription.organizationId,
     actorId: caller.id,

@@ -93,7 +93,8 @@ const INVOICE_REASONS: Record<string, InvoiceReason> = {
 };
 
 const seconds = (value: number) => new Date(value * 1000);
-const idOf = (value: string | { id: string } | null | undefined) =>
+/** The id of a Stripe field that holds an id or the expanded object. */
+export const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === 'string' ? value : value?.id;
 
 /** The plan a Stripe price is the price of (STRIPE_PRICE_*). */

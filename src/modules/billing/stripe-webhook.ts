@@ -9,7 +9,7 @@ import { billingEvents } from '../../db/schema/index.ts';
 import { errorResponses, errors } from '../../http/errors.ts';
 import { formatMoney } from './money.ts';
 import { announceBillingEvent } from './notices.ts';
-import { callStripe, mirrorSubscription, stripeClient } from './stripe-provider.ts';
+import { callStripe, idOf, mirrorSubscription, stripeClient } from './stripe-provider.ts';
 
 const receivedSchema = z
   .object({
@@ -17,9 +17,6 @@ const receivedSchema = z
     duplicate: z.boolean().meta({ description: 'true when the event was already applied (a redelivery).' }),
   })
   .meta({ id: 'WebhookReceipt' });
-
-const idOf = (value: unknown) =>
-  typeof value === 'string' ? value : (value as { id?: string } | null | undefined)?.id;
 
 /**
  * Applies one verified Stripe event, once: its id is recorded in the transaction that applies it,
@@ -50,7 +47,7 @@ export async function applyStripeEvent(context: AppContext, stripe: StripeConfig
     const object = event.data.object as unknown as Record<string, unknown>;
     switch (event.type) {
       case 'checkout.session.completed': {
-        const mirrored = await mirror(idOf(object.subscription));
+        const mirrored = await mirror(idOf(object.subscription as string | { id: string } | null));
         if (mirrored) {
           await announce(
             tx,
@@ -67,10 +64,10 @@ export async function applyStripeEvent(context: AppContext, stripe: StripeConfig
       case 'customer.subscription.updated':
       case 'customer.subscription.paused':
       case 'customer.subscription.resumed':
-        await mirror(idOf(object.id));
+        await mirror(idOf(object.id as string));
         break;
       case 'customer.subscription.deleted': {
-        const mirrored = await mirror(idOf(object.id));
+        const mirrored = await mirror(idOf(object.id as string));
         if (mirrored) {
           await announce(
             tx,
