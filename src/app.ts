@@ -39,7 +39,9 @@ import { clipRoutes } from './modules/clips/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
 import { commentRoutes } from './modules/comments/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { importRoutes } from './modules/imports/routes.ts';
 import { insightRoutes } from './modules/insights/routes.ts';
+import { integrationRoutes } from './modules/integrations/routes.ts';
 import { knowledgeRoutes } from './modules/knowledge/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { notificationStreamRoutes } from './modules/notifications/stream-routes.ts';
@@ -177,6 +179,7 @@ export async function buildApp(deps: AppDeps) {
     credentials: true,
     exposedHeaders: [
       'x-request-id',
+      'location',
       'retry-after',
       'ratelimit-limit',
       'ratelimit-remaining',
@@ -237,6 +240,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(billingRoutes, { context });
   await app.register(billingPageRoutes, { context });
   await app.register(billingWebhookRoutes, { context });
+  await app.register(integrationRoutes, { context, pool: deps.database.pool });
+  await app.register(importRoutes, { context });
 
   return app;
 }

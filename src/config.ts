@@ -119,6 +119,8 @@ const envSchema = z
       .min(3, 'must be an address like "Knowledge Hub <hub@example.com>"')
       .optional(),
     ADMIN_EMAILS: emailList.optional(),
+    WEBHOOKS_ALLOW_PRIVATE: z.stringbool({ error: 'must be true or false' }).default(false),
+    WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
     GITHUB_CLIENT_ID: z.string().trim().min(1).optional(),
     GITHUB_CLIENT_SECRET: z.string().trim().min(1).optional(),
     GITHUB_AUTHORIZE_URL: httpUrl.default('https://github.com/login/oauth/authorize'),
@@ -197,6 +199,13 @@ export type Config = {
   /** Platform administrators (beta access approvals). */
   adminEmails: string[];
   oauth: { github: OAuthProviderConfig | undefined; google: OAuthProviderConfig | undefined };
+  /** Outgoing webhooks and Slack. */
+  integrations: {
+    /** Deliver to private, loopback and link-local addresses too (a closed network; the tests). */
+    allowPrivateAddresses: boolean;
+    /** How long a receiver has to answer one delivery. */
+    timeoutMs: number;
+  };
   version: string;
 };
 
@@ -298,6 +307,10 @@ export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, 'secret'> & { 
         tokenUrl: values.GOOGLE_TOKEN_URL,
         userApiUrl: values.GOOGLE_USERINFO_URL,
       }),
+    },
+    integrations: {
+      allowPrivateAddresses: values.WEBHOOKS_ALLOW_PRIVATE,
+      timeoutMs: values.WEBHOOK_TIMEOUT_MS,
     },
     version: SERVICE_VERSION,
   };

@@ -243,12 +243,31 @@ const EXPECTED: Record<string, Row> = {
   'DELETE /billing/subscription':                      [OK,        FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTHENTICATED],
   // Payment-provider callbacks: none with the local provider (the Stripe ones: stripe.test.ts).
   'POST /billing/webhook':                             [NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND],
+
+  // Integrations (docs/integrations.md): admins and owners connect and change them, any member reads
+  // what is connected; deliveries carry event bodies, so they are for admins and owners. Another
+  // organization's integration, addressed in the path, is a 404.
+  'GET /integrations':                                 [OK,        OK,        OK,        OK,        FORBIDDEN, UNAUTHENTICATED],
+  'GET /integrations/webhooks':                        [OK,        OK,        OK,        OK,        FORBIDDEN, UNAUTHENTICATED],
+  'POST /integrations/webhooks':                       [OK,        OK,        FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTHENTICATED],
+  'GET /integrations/webhooks/{id}':                   [OK,        OK,        OK,        OK,        NOT_FOUND, UNAUTHENTICATED],
+  'PATCH /integrations/webhooks/{id}':                 [OK,        OK,        FORBIDDEN, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED],
+  'DELETE /integrations/webhooks/{id}':                [OK,        OK,        FORBIDDEN, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED],
+  'GET /integrations/webhooks/{id}/deliveries':        [OK,        OK,        FORBIDDEN, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED],
+  'POST /integrations/webhooks/{id}/deliveries/{deliveryId}/retry':[OK,        OK,        FORBIDDEN, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED],
+  'POST /integrations/slack':                          [OK,        OK,        FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTHENTICATED],
+  'GET /integrations/slack/{id}':                      [OK,        OK,        OK,        OK,        NOT_FOUND, UNAUTHENTICATED],
+  'PATCH /integrations/slack/{id}':                    [OK,        OK,        FORBIDDEN, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED],
+  'DELETE /integrations/slack/{id}':                   [OK,        OK,        FORBIDDEN, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED],
+  // Bulk import creates videos: members and above (as POST /videos); its job is read by any member.
+  'POST /integrations/import':                         [OK,        OK,        OK,        FORBIDDEN, FORBIDDEN, UNAUTHENTICATED],
+  'GET /integrations/import/{jobId}':                  [OK,        OK,        OK,        OK,        NOT_FOUND, UNAUTHENTICATED],
 };
 
 /** One request of a cell: the operation's method, this URL (its path must match the operation's). */
 type Request = {
   url: string;
-  /** JSON, or a form's urlencoded string. */
+  /** JSON, a form's urlencoded string, or a multipart body's bytes. */
   payload?: object | string;
   headers?: Record<string, string>;
   /** A bearer token to use instead of the caller's usual one (a session the cell may end). */
@@ -593,6 +612,50 @@ const REQUESTS: Record<string, RequestOf> = {
     await f.billing.subscribed();
     return { url: `/billing/subscription?organizationId=${f.organizationId}` };
   },
+  'GET /integrations': (f) => ({ url: `/integrations?organizationId=${f.organizationId}` }),
+  'GET /integrations/webhooks': (f) => ({ url: `/integrations/webhooks?organizationId=${f.organizationId}` }),
+  'POST /integrations/webhooks': (f) => ({
+    url: '/integrations/webhooks',
+    payload: { organizationId: f.organizationId, url: f.integrations.url, events: ['video.created'] },
+  }),
+  'GET /integrations/webhooks/{id}': (f) => ({ url: `/integrations/webhooks/${f.integrations.webhook.id}` }),
+  'PATCH /integrations/webhooks/{id}': (f) => ({
+    url: `/integrations/webhooks/${f.integrations.webhook.id}`,
+    payload: { description: `Changed ${randomBytes(2).toString('hex')}` },
+  }),
+  'DELETE /integrations/webhooks/{id}': async (f) => ({
+    url: `/integrations/webhooks/${(await f.fresh.webhook()).id}`,
+  }),
+  'GET /integrations/webhooks/{id}/deliveries': (f) => ({
+    url: `/integrations/webhooks/${f.integrations.webhook.id}/deliveries`,
+  }),
+  'POST /integrations/webhooks/{id}/deliveries/{deliveryId}/retry': (f) => ({
+    url: `/integrations/webhooks/${f.integrations.webhook.id}/deliveries/${f.integrations.deliveryId}/retry`,
+  }),
+  'POST /integrations/slack': (f) => ({
+    url: '/integrations/slack',
+    payload: { organizationId: f.organizationId, webhookUrl: f.integrations.url, events: ['digest.weekly'] },
+  }),
+  'GET /integrations/slack/{id}': (f) => ({ url: `/integrations/slack/${f.integrations.slack.id}` }),
+  'PATCH /integrations/slack/{id}': (f) => ({
+    url: `/integrations/slack/${f.integrations.slack.id}`,
+    payload: { events: ['video.created', 'digest.weekly'] },
+  }),
+  'DELETE /integrations/slack/{id}': async (f) => ({
+    url: `/integrations/slack/${(await f.fresh.slack()).id}`,
+  }),
+  'POST /integrations/import': async (f) => {
+    const form = new FormData();
+    form.append('organizationId', f.organizationId);
+    form.append('files', new Blob([`Maya Chen: Imported ${randomBytes(4).toString('hex')}.`]), 'import.txt');
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    return {
+      url: '/integrations/import',
+      payload: Buffer.from(await request.arrayBuffer()),
+      headers: { 'content-type': request.headers.get('content-type') as string },
+    };
+  },
+  'GET /integrations/import/{jobId}': (f) => ({ url: `/integrations/import/${f.integrations.importId}` }),
 };
 
 /**

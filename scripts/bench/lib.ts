@@ -174,7 +174,13 @@ export async function waitForHealth(child: Child, url: string) {
 export async function stopChild(child: Child) {
   if (hasExited(child)) return;
   child.process.kill('SIGTERM');
-  const outcome = await Promise.race([child.exited.then(() => 'exited' as const), sleep(STOP_TIMEOUT_MS)]);
+  // A cancellable timer: a pending one would keep the bench process alive after its work is done.
+  const timer = new AbortController();
+  const outcome = await Promise.race([
+    child.exited.then(() => 'exited' as const),
+    sleep(STOP_TIMEOUT_MS, 'timeout' as const, { signal: timer.signal }).catch(() => 'exited' as const),
+  ]);
+  timer.abort();
   if (outcome !== 'exited') {
     log(`${child.name} did not stop within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM; killing it`);
     child.process.kill('SIGKILL');

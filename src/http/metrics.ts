@@ -89,6 +89,12 @@ export function registerMetrics(app: FastifyInstance, sources: Sources) {
     query: sql`select status, count(*)::int as value from mail_outbox group by status`,
   });
   databaseGauge(registry, sources, {
+    name: 'integration_deliveries',
+    help: 'Webhook and Slack deliveries in the outbox, by status (pending: still to send or to retry).',
+    labels: ['status'],
+    query: sql`select status, count(*)::int as value from integration_deliveries group by status`,
+  });
+  databaseGauge(registry, sources, {
     name: 'knowledge_extractions',
     help: 'Videos by the outcome of their knowledge extraction (pending, ready, failed, over_budget…).',
     labels: ['status'],

@@ -169,4 +169,19 @@ export const OPERATION_IDS: Record<string, string> = {
 
   'GET /analytics/speakers': 'listSpeakerAnalytics',
   'GET /analytics/speakers/{speakerId}': 'getSpeakerAnalytics',
+
+  'GET /integrations': 'listIntegrations',
+  'GET /integrations/webhooks': 'listWebhooks',
+  'POST /integrations/webhooks': 'createWebhook',
+  'GET /integrations/webhooks/{id}': 'getWebhook',
+  'PATCH /integrations/webhooks/{id}': 'updateWebhook',
+  'DELETE /integrations/webhooks/{id}': 'deleteWebhook',
+  'GET /integrations/webhooks/{id}/deliveries': 'listWebhookDeliveries',
+  'POST /integrations/webhooks/{id}/deliveries/{deliveryId}/retry': 'retryWebhookDelivery',
+  'POST /integrations/slack': 'connectSlack',
+  'GET /integrations/slack/{id}': 'getSlackIntegration',
+  'PATCH /integrations/slack/{id}': 'updateSlackIntegration',
+  'DELETE /integrations/slack/{id}': 'disconnectSlack',
+  'POST /integrations/import': 'startImport',
+  'GET /integrations/import/{jobId}': 'getImport',
 };

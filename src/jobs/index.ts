@@ -3,6 +3,8 @@ import { idempotencyCleanupJob } from '../http/idempotency.ts';
 import type { Clock } from '../lib/clock.ts';
 import { sessionCleanupJob } from '../modules/auth/sessions.ts';
 import { billingRenewalJob } from '../modules/billing/renewals.ts';
+import { importJobDefinitions } from '../modules/imports/jobs.ts';
+import { integrationJobs } from '../modules/integrations/jobs.ts';
 import { extractorFor } from '../modules/knowledge/extractors.ts';
 import { knowledgeJobs } from '../modules/knowledge/service.ts';
 import { mailDeliveryJob } from '../modules/mail/service.ts';
@@ -21,4 +23,6 @@ export const jobDefinitions = (config: Config, clock: Clock): JobDefinition[] =>
   billingRenewalJob({ config, clock }),
   ...knowledgeJobs({ config, clock, extractor: extractorFor(config) }),
   ...embeddingJobs(config),
+  ...integrationJobs({ config, clock }),
+  ...importJobDefinitions({ config, clock }),
 ];

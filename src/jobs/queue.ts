@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { fromDrizzle, type JobResult, PgBoss, type QueueOptions } from 'pg-boss';
+import { fromDrizzle, type JobResult, PgBoss, type Queue } from 'pg-boss';
 import type { Db, Tx } from '../db/client.ts';
 
 /** A durable background job: a pg-boss queue, its worker and, optionally, a cron schedule. */
@@ -8,8 +8,11 @@ export type JobDefinition<Data extends object = object> = {
   name: string;
   /** Cron expression (UTC) that enqueues the job on schedule; pg-boss runs it once across all instances. */
   cron?: string;
-  /** Retry policy and expiry of the queue (pg-boss defaults otherwise). */
-  queue?: QueueOptions;
+  /**
+   * The queue's retry policy and expiry, its policy (`stately`: at most one job waiting and one
+   * running) and `notify` (workers woken the moment a job is created, not at their next poll).
+   */
+  queue?: Omit<Queue, 'name'>;
   /** Jobs fetched at once by a worker (default 1); a full batch makes it fetch again without waiting. */
   batchSize?: number;
   handler: (
@@ -19,8 +22,11 @@ export type JobDefinition<Data extends object = object> = {
 };
 
 export type JobQueue = {
-  /** Enqueues a job; with `tx`, inside that transaction, so the job exists only if the transaction commits. */
-  send(name: string, data?: object, options?: { tx?: Tx }): Promise<string | null>;
+  /**
+   * Enqueues a job; with `tx`, inside that transaction, so the job exists only if the transaction
+   * commits; with `startAfter`, not before that many seconds.
+   */
+  send(name: string, data?: object, options?: { tx?: Tx; startAfter?: number }): Promise<string | null>;
   isRunning(): boolean;
   /** Stops fetching new jobs and waits (up to `timeoutMs`) for the running ones to finish. */
   stop(timeoutMs: number): Promise<void>;
@@ -39,6 +45,8 @@ export async function startJobQueue(options: {
     schema: 'pgboss',
     max: 4,
     application_name: 'knowledge-hub-jobs',
+    // One LISTEN connection, so that queues with `notify` wake their workers at once.
+    useListenNotify: true,
   });
   let running = false;
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
@@ -48,8 +56,11 @@ export async function startJobQueue(options: {
   await boss.start();
   running = true;
   // Jobs may ask for more jobs (a sweep queueing the work it found).
-  const send: JobQueue['send'] = (name, data = {}, { tx } = {}) =>
-    boss.send(name, data, tx ? { db: fromDrizzle(tx, sql) } : {});
+  const send: JobQueue['send'] = (name, data = {}, { tx, startAfter } = {}) =>
+    boss.send(name, data, {
+      ...(tx ? { db: fromDrizzle(tx, sql) } : {}),
+      ...(startAfter ? { startAfter } : {}),
+    });
 
   for (const job of jobs) {
     await boss.createQueue(job.name, job.queue);

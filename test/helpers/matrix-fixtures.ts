@@ -43,7 +43,14 @@ export function useMatrixApp(): () => MatrixApp {
     const built = await buildTestApp({
       // Hundreds of requests per credential in a few seconds: the rate limit is not what is measured.
       // Nor are the free plan's seats: A takes more members and invitations than it allows.
-      env: { SMTP_URL: smtp.url, RATE_LIMIT_PER_MINUTE: '1000000', FREE_PLAN_SEATS: '1000', ...oauth.env },
+      env: {
+        SMTP_URL: smtp.url,
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        FREE_PLAN_SEATS: '1000',
+        // Webhooks of A point at a closed loopback port: deliveries fail quietly and stay listed.
+        WEBHOOKS_ALLOW_PRIVATE: 'true',
+        ...oauth.env,
+      },
     });
     closers.unshift(() => built.close());
     testApp = Object.assign(built, { smtp, oauth });
@@ -89,6 +96,8 @@ const MEETING = readFileSync(
   'utf8',
 );
 const SHARE_PASSWORD = 'open sesame 42';
+/** Nothing listens on the discard port: deliveries to it fail at once. */
+const INTEGRATION_URL = 'http://127.0.0.1:9/hook';
 
 export type Fixtures = Awaited<ReturnType<typeof buildFixtures>>;
 
@@ -198,6 +207,18 @@ export async function buildFixtures(testApp: MatrixApp) {
     conversation: () => byOwner.post('/chat/conversations', { organizationId, title: `Chat ${unique()}` }),
     notification: () => notificationOfComment(admin),
     apiKey: () => byOwner.post('/users/me/api-keys', { name: `Key ${unique()}` }),
+    webhook: () =>
+      byOwner.post('/integrations/webhooks', {
+        organizationId,
+        url: INTEGRATION_URL,
+        events: ['video.created'],
+      }),
+    slack: () =>
+      byOwner.post('/integrations/slack', {
+        organizationId,
+        webhookUrl: INTEGRATION_URL,
+        events: ['digest.weekly'],
+      }),
     invitation: () =>
       byOwner.post(`/organizations/${organizationId}/invitations`, {
         email: `invitee-${unique()}@example.com`,
@@ -289,10 +310,44 @@ export async function buildFixtures(testApp: MatrixApp) {
     return subscription;
   };
 
+  // Integrations of A: a webhook with one delivery (of a video made after it) and a Slack channel.
+  const webhook = await byOwner.post('/integrations/webhooks', {
+    organizationId,
+    url: INTEGRATION_URL,
+    events: ['video.created'],
+  });
+  const slack = await byOwner.post('/integrations/slack', {
+    organizationId,
+    webhookUrl: INTEGRATION_URL,
+    events: ['digest.weekly'],
+  });
+  await fresh.video();
+  const deliveries = await byOwner.get<{ data: Id[] }>(`/integrations/webhooks/${webhook.id}/deliveries`);
+  const deliveryId = deliveries.data[0]?.id;
+  if (!deliveryId) throw new Error('the webhook got no delivery');
+  const importForm = new FormData();
+  importForm.append('organizationId', organizationId);
+  importForm.append('files', new Blob(['Maya Chen: An imported meeting.']), 'imported.txt');
+  const importRequest = new Request('http://localhost/', { method: 'POST', body: importForm });
+  const imported = await testApp.app.inject({
+    method: 'POST',
+    url: '/integrations/import',
+    headers: { ...owner.headers, 'content-type': importRequest.headers.get('content-type') as string },
+    payload: Buffer.from(await importRequest.arrayBuffer()),
+  });
+  if (imported.statusCode !== 202) throw new Error(`fixture import failed: ${imported.body}`);
+
   return {
     organizationId,
     people: { owner, admin, member, viewer, outsider },
     billing: { checkoutPath, portalPath, subscribed },
+    integrations: {
+      url: INTEGRATION_URL,
+      webhook,
+      slack,
+      deliveryId,
+      importId: imported.json().id as string,
+    },
     host,
     bystander,
     sideOrganizationId: sideOrganization.id,

@@ -5,6 +5,7 @@ export * from './beta-access.ts';
 export * from './billing.ts';
 export * from './collaboration.ts';
 export * from './embeddings.ts';
+export * from './integrations.ts';
 export * from './knowledge.ts';
 export * from './library.ts';
 export * from './mail.ts';

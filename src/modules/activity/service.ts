@@ -1,5 +1,6 @@
-import type { Db, Tx } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import { activityEvents } from '../../db/schema/index.ts';
+import { eventTypeOfAction, queueIntegrationEvent } from '../integrations/events.ts';
 
 export type ActivityEvent = {
   /** Null for events that concern only a user's own account. */
@@ -13,7 +14,24 @@ export type ActivityEvent = {
   metadata?: Record<string, unknown>;
 };
 
-/** Records a mutation. Call it with the transaction that makes the change, so both commit or neither. */
-export async function recordActivity(tx: Db | Tx, event: ActivityEvent): Promise<void> {
+/**
+ * Records a mutation. Call it with the transaction that makes the change, so both commit or
+ * neither — and so does its webhook and Slack outbox entry when the action is an integration event.
+ */
+export async function recordActivity(tx: Tx, event: ActivityEvent): Promise<void> {
   await tx.insert(activityEvents).values({ ...event, metadata: event.metadata ?? {} });
+  const type = eventTypeOfAction(event.action);
+  if (type && event.organizationId) {
+    await queueIntegrationEvent(tx, {
+      organizationId: event.organizationId,
+      type,
+      data: {
+        ...event.metadata,
+        object: event.targetType,
+        id: event.targetId,
+        organizationId: event.organizationId,
+        actorId: event.actorId,
+      },
+    });
+  }
 }

@@ -5,7 +5,15 @@ import { aiQuestions, knowledgeItems, topics, videos, videoTopics } from '../../
 import { type Page, pageBounds, toPage } from '../../http/pagination.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { liveVideosOf, meetingDate } from '../videos/meetings.ts';
-import { type Asking, findGaps, type Gap, staleSince, type TopicPresence } from './gaps-rules.ts';
+import {
+  type Asking,
+  findGaps,
+  type Gap,
+  type GapType,
+  type Severity,
+  staleSince,
+  type TopicPresence,
+} from './gaps-rules.ts';
 import type { GapsQuery } from './gaps-schemas.ts';
 import { resolveAiScope } from './scope.ts';
 
@@ -100,10 +108,20 @@ function topicPresences(db: Db, organizationId: string, since: Date): Promise<To
  * held. Reads knowledge extraction already paid for: no credits.
  */
 export async function listGaps(context: AppContext, user: AuthUser, query: GapsQuery): Promise<Page<Gap>> {
-  const { db } = context;
-  const { organizationId } = await resolveAiScope(db, user, query, 'querystring');
-  const now = context.clock.now();
-  const since = new Date(now.getTime() - query.days * 86_400_000);
+  const { organizationId } = await resolveAiScope(context.db, user, query, 'querystring');
+  const gaps = await organizationGaps(context.db, organizationId, { now: context.clock.now(), ...query });
+  const { offset, limit } = pageBounds(query);
+  return toPage(gaps.slice(offset, offset + limit), gaps.length, query);
+}
+
+/** The gaps of an organization over the last `days`, most severe first (also the Slack digest's). */
+export async function organizationGaps(
+  db: Db,
+  organizationId: string,
+  options: { now: Date; days: number; type?: GapType | undefined; minSeverity?: Severity | undefined },
+): Promise<Gap[]> {
+  const { now } = options;
+  const since = new Date(now.getTime() - options.days * 86_400_000);
   // Stale decisions were made up to 90 days before the window: read meetings from there.
   const from = staleSince(since);
   const [moments, asked, presences] = await Promise.all([
@@ -115,11 +133,9 @@ export async function listGaps(context: AppContext, user: AuthUser, query: GapsQ
     askings(db, organizationId, since),
     topicPresences(db, organizationId, from),
   ]);
-  const gaps = findGaps(
+  return findGaps(
     { organizationId, now, since, moments, askings: asked, topics: presences },
-    query.type,
-    query.minSeverity,
+    options.type,
+    options.minSeverity,
   );
-  const { offset, limit } = pageBounds(query);
-  return toPage(gaps.slice(offset, offset + limit), gaps.length, query);
 }

@@ -13,9 +13,10 @@ import {
 import { AppError } from '../../http/errors.ts';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { type BudgetContext, chargeCredits, creditsFor, requireCredits } from '../ai/budget.ts';
+import { queueIntegrationEvent } from '../integrations/events.ts';
 import { transcriptSegmentsOf } from '../transcripts/segments.ts';
 import { meetingDate } from '../videos/meetings.ts';
-import type { Extraction, KnowledgeExtractor } from './extraction.ts';
+import type { Extraction, ItemKind, KnowledgeExtractor } from './extraction.ts';
 
 export const KNOWLEDGE_EXTRACTION_JOB = 'knowledge.extract';
 const SWEEP_BATCH = 100;
@@ -125,7 +126,7 @@ async function storeKnowledge(
   db: Db,
   context: BudgetContext,
   input: {
-    video: { id: string; organizationId: string };
+    video: { id: string; organizationId: string; title: string };
     requestedAt: Date;
     extraction: Extraction;
     engine: string;
@@ -171,6 +172,22 @@ async function storeKnowledge(
         ),
       );
     await chargeCredits(tx, context, { ...credits, feature: 'extraction' });
+    const count = (kind: ItemKind) => extraction.items.filter((item) => item.kind === kind).length;
+    await queueIntegrationEvent(tx, {
+      organizationId: video.organizationId,
+      type: 'knowledge.extracted',
+      data: {
+        object: 'video',
+        id: video.id,
+        videoId: video.id,
+        title: video.title,
+        organizationId: video.organizationId,
+        decisions: count('decision'),
+        actionItems: count('action_item'),
+        questions: count('question'),
+        engine: input.engine,
+      },
+    });
   });
 }
 

@@ -14,6 +14,7 @@ const DEFAULTS = {
   role_change: { inApp: true, email: true },
   ai_budget: { inApp: true, email: true },
   billing: { inApp: true, email: true },
+  integration: { inApp: true, email: true },
 };
 
 describe('notification preferences', () => {

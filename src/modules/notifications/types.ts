@@ -21,6 +21,12 @@ export const NOTIFICATION_TYPES = {
     inApp: true,
     email: true,
   },
+  integration: {
+    description:
+      'A webhook or Slack integration of an organization you administer was disabled after failing for days',
+    inApp: true,
+    email: true,
+  },
 } as const satisfies Record<string, { description: string; inApp: boolean; email: boolean | 'always' }>;
 
 export type NotificationType = keyof typeof NOTIFICATION_TYPES;

@@ -13,7 +13,7 @@ const PLAIN_SEGMENT_WORDS = 40;
 const MIN_SCALED_SECONDS = 0.05;
 
 type Unnumbered = Omit<Segment, 'index'>;
-type Turn = { speaker: string | null; text: string; at: number | null; line: number };
+export type Turn = { speaker: string | null; text: string; at: number | null; line: number };
 
 /**
  * `Alice: …`, `[00:01:02] Alice: …` or `00:01:02 Alice: …`. A name is a short run of words (up to
@@ -41,7 +41,7 @@ export function cleanText(text: string): string {
     .join('\n');
 }
 
-const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+export const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 /**
  * One segment per speaker turn; lines without a label continue the current turn. Times come from
@@ -72,7 +72,11 @@ export function parseLabelledText(lines: string[], durationSeconds: number | nul
   return synthesizeTimes(spoken, durationSeconds);
 }
 
-function timedTurns(turns: Turn[], durationSeconds: number | null): Unnumbered[] {
+/**
+ * Turns that each carry their start (`at`), in order: a turn lasts until the next starts, the last
+ * as long as its words take to say (within the duration, when known).
+ */
+export function timedTurns(turns: Turn[], durationSeconds: number | null): Unnumbered[] {
   return turns.map((turn, index) => {
     const start = turn.at as number;
     const previous = turns[index - 1];

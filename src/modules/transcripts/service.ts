@@ -21,6 +21,11 @@ import { transcriptSegmentsOf } from './segments.ts';
 const SEGMENT_BATCH = 10_000;
 const SPEAKER_BATCH = 1_000;
 
+/** What storing a transcript needs besides the transaction: a request's context, or a job's. */
+export type TranscriptWriteContext = Pick<AppContext, 'config' | 'clock'> & {
+  jobs: Pick<AppContext['jobs'], 'send'>;
+};
+
 type TranscriptInput = {
   video: { id: string; organizationId: string; durationSeconds?: number | null };
   text: string | null;
@@ -37,7 +42,7 @@ type TranscriptInput = {
  */
 export async function replaceTranscript(
   tx: Tx,
-  context: AppContext,
+  context: TranscriptWriteContext,
   input: TranscriptInput,
 ): Promise<{ segmentCount: number }> {
   const { video, text } = input;
@@ -60,7 +65,7 @@ export async function replaceTranscript(
 
 async function writeTranscript(
   tx: Tx,
-  context: AppContext,
+  context: TranscriptWriteContext,
   video: { id: string; organizationId: string },
   text: string | null,
   segments: Segment[],

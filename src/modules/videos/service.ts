@@ -17,7 +17,7 @@ import { recordActivity } from '../activity/service.ts';
 import { assertVideoAllowed } from '../billing/state.ts';
 import { notify } from '../notifications/notify.ts';
 import { requireRole } from '../organizations/access.ts';
-import { replaceTranscript } from '../transcripts/service.ts';
+import { replaceTranscript, type TranscriptWriteContext as WriteContext } from '../transcripts/service.ts';
 import { requireVideoAccess, type VideoRow } from './access.ts';
 import { type CreateVideoInput, toVideoView, type UpdateVideoInput } from './schemas.ts';
 
@@ -63,7 +63,7 @@ async function nextCollectionPosition(tx: Tx, collectionId: string): Promise<num
  * Parses the transcript into segments and speakers (null removes them). That rewrites the row's
  * transcript and updatedAt, so the row is read back.
  */
-async function storeTranscript(tx: Tx, context: AppContext, video: VideoRow, text: string | null) {
+async function storeTranscript(tx: Tx, context: WriteContext, video: VideoRow, text: string | null) {
   const { id, organizationId, durationSeconds } = video;
   await replaceTranscript(tx, context, { video: { id, organizationId, durationSeconds }, text });
   const [stored] = await tx.select().from(videos).where(eq(videos.id, id));
@@ -94,7 +94,7 @@ const NOTIFICATION_BODY_MAX = 200;
  * Tells the followers of the channel a video has just entered, those still members of the
  * video's organization (a follow outlives a membership), except whoever put it there.
  */
-async function notifyChannelFollowers(tx: Tx, context: AppContext, actorId: string, video: VideoRow) {
+async function notifyChannelFollowers(tx: Tx, context: WriteContext, actorId: string, video: VideoRow) {
   if (!video.channelId) return;
   const followers = await tx
     .select({ id: channelFollows.userId, channelName: channels.name })
@@ -123,42 +123,50 @@ async function notifyChannelFollowers(tx: Tx, context: AppContext, actorId: stri
   });
 }
 
+/**
+ * Creates a video in the caller's transaction, with everything that rides along: the plan's
+ * limit, its transcript (segments, speakers, passages, the extraction and embedding jobs), the
+ * `video.created` activity and the channel's followers told. The bulk import creates each file's
+ * video this way, in the transaction that also records the file's outcome.
+ */
+export async function createVideoIn(tx: Tx, context: WriteContext, userId: string, input: CreateVideoInput) {
+  await requireRole(tx, { userId, organizationId: input.organizationId, minRole: 'member' });
+  await assertReferences(tx, input.organizationId, input);
+  await assertVideoAllowed(tx, context.config, input.organizationId);
+  const now = context.clock.now();
+  const [inserted] = await tx
+    .insert(videos)
+    .values({
+      organizationId: input.organizationId,
+      authorId: userId,
+      title: input.title,
+      description: input.description ?? null,
+      duration: input.duration,
+      durationSeconds: durationToSeconds(input.duration),
+      thumbnailUrl: input.thumbnailUrl ?? null,
+      videoUrl: input.videoUrl ?? null,
+      transcript: input.transcript ?? null,
+      aiSummary: input.aiSummary ?? null,
+      isPublic: input.isPublic ?? false,
+      channelId: input.channelId ?? null,
+      seriesId: input.seriesId ?? null,
+      collectionId: input.collectionId ?? null,
+      collectionPosition: input.collectionId ? await nextCollectionPosition(tx, input.collectionId) : null,
+      recordedAt: input.recordedAt ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!inserted) throw new Error('video insert returned nothing');
+  const video =
+    input.transcript != null ? await storeTranscript(tx, context, inserted, input.transcript) : inserted;
+  await recordVideoActivity(tx, userId, 'video.created', video, { title: video.title });
+  await notifyChannelFollowers(tx, context, userId, video);
+  return toVideoView(video);
+}
+
 export async function createVideo(context: AppContext, userId: string, input: CreateVideoInput) {
-  return context.db.transaction(async (tx) => {
-    await requireRole(tx, { userId, organizationId: input.organizationId, minRole: 'member' });
-    await assertReferences(tx, input.organizationId, input);
-    await assertVideoAllowed(tx, context.config, input.organizationId);
-    const now = context.clock.now();
-    const [inserted] = await tx
-      .insert(videos)
-      .values({
-        organizationId: input.organizationId,
-        authorId: userId,
-        title: input.title,
-        description: input.description ?? null,
-        duration: input.duration,
-        durationSeconds: durationToSeconds(input.duration),
-        thumbnailUrl: input.thumbnailUrl ?? null,
-        videoUrl: input.videoUrl ?? null,
-        transcript: input.transcript ?? null,
-        aiSummary: input.aiSummary ?? null,
-        isPublic: input.isPublic ?? false,
-        channelId: input.channelId ?? null,
-        seriesId: input.seriesId ?? null,
-        collectionId: input.collectionId ?? null,
-        collectionPosition: input.collectionId ? await nextCollectionPosition(tx, input.collectionId) : null,
-        recordedAt: input.recordedAt ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    if (!inserted) throw new Error('video insert returned nothing');
-    const video =
-      input.transcript != null ? await storeTranscript(tx, context, inserted, input.transcript) : inserted;
-    await recordVideoActivity(tx, userId, 'video.created', video, { title: video.title });
-    await notifyChannelFollowers(tx, context, userId, video);
-    return toVideoView(video);
-  });
+  return context.db.transaction((tx) => createVideoIn(tx, context, userId, input));
 }
 
 export async function getVideo(db: Db, userId: string | null, videoId: string) {

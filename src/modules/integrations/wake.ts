@@ -1,0 +1,50 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { createListener } from '../../db/listener.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { DELIVERY_JOB } from './deliveries.ts';
+import { DELIVERY_CHANNEL } from './events.ts';
+
+/** Notifications that arrive within this long wake the job once. */
+const COALESCE_MS = 50;
+
+/**
+ * Wakes the delivery job as soon as an outbox row commits (queueIntegrationEvent notifies on
+ * commit), so a delivery leaves within the job queue's polling interval rather than at the next
+ * minutely sweep. A burst of events (a bulk import) wakes it once.
+ */
+export function startDeliveryWaker(options: {
+  connectionString: string;
+  logger: FastifyBaseLogger;
+  jobs: Pick<JobQueue, 'send'>;
+}) {
+  let timer: NodeJS.Timeout | null = null;
+  const wake = () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      options.jobs
+        .send(DELIVERY_JOB)
+        .catch((error) => options.logger.warn({ err: error }, 'could not wake deliveries'));
+    }, COALESCE_MS);
+  };
+  const listener = createListener({
+    connectionString: options.connectionString,
+    channel: DELIVERY_CHANNEL,
+    applicationName: 'knowledge-hub-deliveries',
+    logger: options.logger,
+    onNotification: wake,
+    // Rows committed while the connection was down are due now.
+    onReconnect: wake,
+  });
+  return {
+    /** Listens, and wakes the job once: rows committed while no instance listened are due now. */
+    start: async () => {
+      wake();
+      await listener.start();
+    },
+    close: async () => {
+      if (timer) clearTimeout(timer);
+      await listener.close();
+    },
+  };
+}
