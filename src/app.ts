@@ -42,6 +42,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
 import { insightRoutes } from './modules/insights/routes.ts';
 import { integrationRoutes } from './modules/integrations/routes.ts';
+import { registerDeliveryWaker } from './modules/integrations/wake.ts';
 import { knowledgeRoutes } from './modules/knowledge/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { notificationStreamRoutes } from './modules/notifications/stream-routes.ts';
@@ -240,7 +241,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(billingRoutes, { context });
   await app.register(billingPageRoutes, { context });
   await app.register(billingWebhookRoutes, { context });
-  await app.register(integrationRoutes, { context, pool: deps.database.pool });
+  await app.register(integrationRoutes, { context });
+  registerDeliveryWaker(app, { context, pool: deps.database.pool });
   await app.register(importRoutes, { context });
 
   return app;

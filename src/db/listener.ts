@@ -64,6 +64,8 @@ export function createListener(options: {
         await next.query(`LISTEN ${pg.escapeIdentifier(options.channel)}`);
       } catch (error) {
         next.end().catch(() => {});
+        // Keep trying in the background: a database that was away at start-up comes back.
+        scheduleReconnect();
         throw error;
       }
       if (closed) {

@@ -10,7 +10,8 @@ CREATE TABLE "import_files" (
 	"status" text DEFAULT 'pending' NOT NULL,
 	"video_id" uuid,
 	"error" text,
-	"error_line" integer
+	"error_line" integer,
+	CONSTRAINT "import_files_status_check" CHECK ("import_files"."status" IN ('pending', 'created', 'duplicate', 'failed'))
 );
 --> statement-breakpoint
 CREATE TABLE "import_jobs" (
@@ -22,7 +23,9 @@ CREATE TABLE "import_jobs" (
 	"status" text DEFAULT 'queued' NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"started_at" timestamp with time zone,
-	"finished_at" timestamp with time zone
+	"finished_at" timestamp with time zone,
+	CONSTRAINT "import_jobs_status_check" CHECK ("import_jobs"."status" IN ('queued', 'running', 'completed')),
+	CONSTRAINT "import_jobs_visibility_check" CHECK ("import_jobs"."visibility" IN ('private', 'public'))
 );
 --> statement-breakpoint
 CREATE TABLE "integration_deliveries" (
@@ -55,9 +58,12 @@ CREATE TABLE "integrations" (
 	"enabled" boolean DEFAULT true NOT NULL,
 	"disabled_reason" text,
 	"failing_since" timestamp with time zone,
+	"last_failure_at" timestamp with time zone,
 	"created_by" uuid,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "integrations_kind_check" CHECK ("integrations"."kind" IN ('webhook', 'slack')),
+	CONSTRAINT "integrations_slack_url_check" CHECK ("integrations"."kind" <> 'slack' OR "integrations"."url" IS NULL)
 );
 --> statement-breakpoint
 ALTER TABLE "import_files" ADD CONSTRAINT "import_files_job_id_import_jobs_id_fk" FOREIGN KEY ("job_id") REFERENCES "public"."import_jobs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

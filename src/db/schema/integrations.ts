@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestamptz, updatedAt } from './columns.ts';
 import { organizations } from './organizations.ts';
 import { users } from './users.ts';
@@ -34,11 +34,21 @@ export const integrations = pgTable(
     disabledReason: text('disabled_reason'),
     /** Start of the current run of failed attempts; null after a success. */
     failingSince: timestamptz('failing_since'),
+    /**
+     * The latest failed attempt: a failure long after it (beyond a delivery's retry window) starts
+     * a new run instead of extending an old one.
+     */
+    lastFailureAt: timestamptz('last_failure_at'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index('integrations_organization_idx').on(table.organizationId, table.createdAt)],
+  (table) => [
+    index('integrations_organization_idx').on(table.organizationId, table.createdAt),
+    check('integrations_kind_check', sql`${table.kind} IN ('webhook', 'slack')`),
+    // A Slack URL is a secret: only its sealed form is kept.
+    check('integrations_slack_url_check', sql`${table.kind} <> 'slack' OR ${table.url} IS NULL`),
+  ],
 );
 
 export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
@@ -98,7 +108,11 @@ export const importJobs = pgTable(
     startedAt: timestamptz('started_at'),
     finishedAt: timestamptz('finished_at'),
   },
-  (table) => [index('import_jobs_organization_idx').on(table.organizationId, table.createdAt)],
+  (table) => [
+    index('import_jobs_organization_idx').on(table.organizationId, table.createdAt),
+    check('import_jobs_status_check', sql`${table.status} IN ('queued', 'running', 'completed')`),
+    check('import_jobs_visibility_check', sql`${table.visibility} IN ('private', 'public')`),
+  ],
 );
 
 export const importFileStatuses = ['pending', 'created', 'duplicate', 'failed'] as const;
@@ -130,5 +144,6 @@ export const importFiles = pgTable(
     uniqueIndex('import_files_created_hash_idx')
       .on(table.organizationId, table.sha256)
       .where(sql`${table.status} = 'created'`),
+    check('import_files_status_check', sql`${table.status} IN ('pending', 'created', 'duplicate', 'failed')`),
   ],
 );

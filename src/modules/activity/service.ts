@@ -22,16 +22,15 @@ export async function recordActivity(tx: Tx, event: ActivityEvent): Promise<void
   await tx.insert(activityEvents).values({ ...event, metadata: event.metadata ?? {} });
   const type = eventTypeOfAction(event.action);
   if (type && event.organizationId) {
+    const about =
+      // Who joined, not the invitation: a receiver can look the person up, not the used invitation.
+      type === 'member.joined'
+        ? { object: 'user', id: event.actorId, invitationId: event.targetId }
+        : { object: event.targetType, id: event.targetId };
     await queueIntegrationEvent(tx, {
       organizationId: event.organizationId,
       type,
-      data: {
-        ...event.metadata,
-        object: event.targetType,
-        id: event.targetId,
-        organizationId: event.organizationId,
-        actorId: event.actorId,
-      },
+      data: { ...event.metadata, ...about, organizationId: event.organizationId, actorId: event.actorId },
     });
   }
 }

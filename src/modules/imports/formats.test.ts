@@ -132,6 +132,18 @@ describe('parseImportFile', () => {
     ],
     [
       'a.json',
+      '[\n  {"start": 0, "end": 1, "text": "a"},\n  {"start": 1e300, "end": 1e301, "text": "b"}\n]',
+      'json',
+      'line 3: segment 2, start: must be at most 1000000000 (seconds)',
+    ],
+    [
+      'a.json',
+      '[\n  {"start": 0, "end": 1e10, "text": "a"}\n]',
+      'json',
+      'line 2: segment 1, end: must be at most 1000000000 (seconds)',
+    ],
+    [
+      'a.json',
       '{\n  "text": "no segments"\n}',
       'json',
       'line 1: expected an array of segments {start, end, speaker?, text}, or an object with "segments"',

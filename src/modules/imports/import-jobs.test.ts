@@ -1,13 +1,25 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { asc, eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type TestApp, useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { importFiles, importJobs, videos } from '../../db/schema/index.ts';
 import { insertVideo } from '../transcripts/test-support.ts';
+import { createVideoIn } from '../videos/service.ts';
+import { parseImportFile } from './formats.ts';
 import { type ImportContext, runImport } from './processing.ts';
 import { filePart, importAndWait, importFixture, outcome } from './test-support.ts';
+
+// The originals, spied on so that a test can make one call fail.
+vi.mock('../videos/service.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../videos/service.ts')>();
+  return { ...original, createVideoIn: vi.fn(original.createVideoIn) };
+});
+vi.mock('./formats.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('./formats.ts')>();
+  return { ...original, parseImportFile: vi.fn(original.parseImportFile) };
+});
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -107,6 +119,49 @@ describe('the import job', () => {
     expect(await statesOf(ctx(), job.id)).toEqual(states);
     const [again] = await ctx().database.db.select().from(importJobs).where(eq(importJobs.id, job.id));
     expect(again?.finishedAt).toEqual(finished?.finishedAt);
+  });
+
+  it('fails a file whose parser throws (logged), and goes on with the next', async () => {
+    const user = await signUpUser(ctx().app);
+    const { job } = await seedImport(ctx(), user, [
+      { name: 'crash.txt', text: 'Ada: The parser breaks on this one.' },
+      { name: 'fine.txt', text: 'Ada: This one is fine.' },
+    ]);
+    vi.mocked(parseImportFile).mockRejectedValueOnce(new TypeError('a bug in a parser'));
+    await runImport(contextOf(ctx()), job.id);
+    const files = await ctx()
+      .database.db.select({ name: importFiles.name, status: importFiles.status, error: importFiles.error })
+      .from(importFiles)
+      .where(eq(importFiles.jobId, job.id))
+      .orderBy(asc(importFiles.position));
+    expect(files).toEqual([
+      {
+        name: 'crash.txt',
+        status: 'failed',
+        error: 'the file could not be read (an internal error, logged)',
+      },
+      { name: 'fine.txt', status: 'created', error: null },
+    ]);
+    const [finished] = await ctx().database.db.select().from(importJobs).where(eq(importJobs.id, job.id));
+    expect(finished?.status).toBe('completed');
+  });
+
+  it('lets a transient database error fail the run, not the file, which the retried run imports', async () => {
+    const user = await signUpUser(ctx().app);
+    const { job } = await seedImport(ctx(), user, [
+      { name: 'retry.txt', text: 'Ada: Imported on the retry.' },
+    ]);
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    vi.mocked(createVideoIn).mockRejectedValueOnce(new Error('Failed query', { cause: deadlock }));
+    await expect(runImport(contextOf(ctx()), job.id)).rejects.toThrow('Failed query');
+    expect(await statesOf(ctx(), job.id)).toEqual([{ name: 'retry.txt', status: 'pending', videoId: null }]);
+    const [stopped] = await ctx().database.db.select().from(importJobs).where(eq(importJobs.id, job.id));
+    expect(stopped?.status).toBe('running');
+
+    await runImport(contextOf(ctx()), job.id);
+    expect(await statesOf(ctx(), job.id)).toEqual([
+      { name: 'retry.txt', status: 'created', videoId: expect.any(String) },
+    ]);
   });
 
   it('makes a file created by another import meanwhile a duplicate, and rolls back the video it had made', async () => {

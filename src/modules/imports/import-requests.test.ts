@@ -22,6 +22,20 @@ const zipPart = (entries: Record<string, Uint8Array>): FormPart => ({
   content: zipSync(entries) as Uint8Array<ArrayBuffer>,
 });
 
+/**
+ * A zip bomb: one entry, `bomb.txt`, whose deflate stream inflates to 8 MiB while the archive (its
+ * local header and central directory) declares 100 bytes.
+ */
+function lyingZip(): FormPart {
+  const zip = zipSync({ 'bomb.txt': new Uint8Array(8 * MIB).fill(0x61) });
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const directory = zip.findIndex((byte, at) => byte === 0x50 && view.getUint32(at, true) === 0x02014b50);
+  expect(directory).toBeGreaterThan(0);
+  view.setUint32(22, 100, true);
+  view.setUint32(directory + 24, 100, true);
+  return { name: 'files', filename: 'batch.zip', content: zip as Uint8Array<ArrayBuffer> };
+}
+
 describe('POST /integrations/import: what is refused, and who may import and read', () => {
   const ctx = useTestApp();
   let crew: Team;
@@ -57,7 +71,30 @@ describe('POST /integrations/import: what is refused, and who may import and rea
     );
     const cases: Array<[string, FormPart[], string, string]> = [
       ['no files', [organization()], 'body.files', 'at least one transcript file is required'],
-      ['no organizationId', [vtt()], 'body.organizationId', 'Required'],
+      [
+        'no organizationId',
+        [vtt()],
+        'body.organizationId',
+        'is required, and must come before the files in the form',
+      ],
+      [
+        'organizationId after the files',
+        [vtt(), organization()],
+        'body.organizationId',
+        'is required, and must come before the files in the form',
+      ],
+      [
+        'a malformed organizationId',
+        [{ name: 'organizationId', value: 'not-a-uuid' }, vtt()],
+        'body.organizationId',
+        'must be a UUID',
+      ],
+      [
+        'a zip entry that inflates to more than it declares (a zip bomb)',
+        [organization(), lyingZip()],
+        'body.files',
+        'batch.zip/bomb.txt unpacks to more than the 100 bytes it declares',
+      ],
       [
         'a bad visibility',
         [organization(), { name: 'visibility', value: 'everyone' }, vtt()],
@@ -173,6 +210,26 @@ describe('POST /integrations/import: what is refused, and who may import and rea
     expect(await importCount()).toBe(before);
   });
 
+  it('takes a zip part over 5 MiB whose entries are each 5 MiB at most', async () => {
+    // Stored, not deflated: the zip is as large as its entries. Each is a WebVTT file of one cue
+    // after a 3 MiB note, quick to import.
+    const vttOf = (words: string) =>
+      encode(
+        `WEBVTT\n\nNOTE ${words.repeat((3 * MIB) / words.length)}\n\n00:00:01.000 --> 00:00:02.000\nAda: Hi.\n`,
+      );
+    const content = zipSync({ 'first.vtt': vttOf('one '), 'second.vtt': vttOf('two ') }, { level: 0 });
+    expect(content.length).toBeGreaterThan(6 * MIB);
+    const zip = filePart('batch.zip', content as Uint8Array<ArrayBuffer>);
+    const accepted = await postImport(ctx(), crew.member, [organization(), zip]);
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    expect(accepted.json().files.map((file: { name: string }) => file.name)).toEqual([
+      'batch.zip/first.vtt',
+      'batch.zip/second.vtt',
+    ]);
+    const done = await waitForImport(ctx(), crew.member, accepted.json().id);
+    expect(done.counts).toMatchObject({ total: 2, created: 2 });
+  });
+
   it('takes imports from members and above only: 401 anonymous, 403 for a viewer and an outsider', async () => {
     const before = await importCount();
     const anonymous = await postImport(ctx(), null, [organization(), vtt()]);
@@ -183,6 +240,16 @@ describe('POST /integrations/import: what is refused, and who may import and rea
     const stranger = await postImport(ctx(), outsider, [organization(), vtt()]);
     expect(stranger.statusCode).toBe(403);
     expect(stranger.json()).toMatchObject({ success: false, code: 'NOT_A_MEMBER' });
+    // The role is checked once organizationId is read, before any file is read or unpacked.
+    for (const file of [
+      lyingZip(),
+      filePart('broken.zip', 'PK\u0003\u0004 not really'),
+      filePart('big.txt', 'a'.repeat(5 * MIB + 1)),
+    ]) {
+      const early = await postImport(ctx(), crew.viewer, [organization(), file]);
+      expect(early.statusCode, early.body).toBe(403);
+      expect(early.json()).toMatchObject({ success: false, code: 'INSUFFICIENT_ROLE' });
+    }
     expect(await importCount()).toBe(before);
     for (const user of [crew.admin, crew.owner]) {
       const accepted = await postImport(ctx(), user, [organization(), vtt()]);

@@ -206,6 +206,9 @@ describe('POST /integrations/import and GET /integrations/import/{jobId}', () =>
       '__MACOSX/minutes/._standup.txt': new Uint8Array([0, 5, 22, 7]),
       '.DS_Store': new Uint8Array([0, 0, 0, 1]),
       'minutes/.hidden.vtt': encode('WEBVTT'),
+      // Stored rather than deflated; and `\\` separators, as some Windows tools write them.
+      'minutes\\retro.txt': [encode('Ada: We shipped it.\nGrace: Late, but shipped.'), { level: 0 }],
+      '__MACOSX\\minutes\\._retro.txt': new Uint8Array([0, 5, 22, 7]),
     });
     const done = await importAndWait(ctx(), crew.member, [
       { name: 'organizationId', value: crew.organizationId },
@@ -216,6 +219,7 @@ describe('POST /integrations/import and GET /integrations/import/{jobId}', () =>
     expect(done.files).toEqual([
       outcome('minutes.zip/minutes/whisper.json', 'created', { format: 'json' }),
       outcome('minutes.zip/minutes/standup.txt', 'created', { format: 'labelled' }),
+      outcome('minutes.zip/minutes/retro.txt', 'created', { format: 'labelled' }),
     ]);
     for (const file of done.files) {
       const video = await fetchJson(crew.viewer, `/videos/${file.videoId}`);
@@ -223,6 +227,9 @@ describe('POST /integrations/import and GET /integrations/import/{jobId}', () =>
     }
     const whisper = await fetchJson(crew.member, `/videos/${done.files[0]?.videoId}`);
     expect(whisper).toMatchObject({ title: 'whisper', duration: '0:08', durationSeconds: 8 });
+    expect(await fetchJson(crew.member, `/videos/${done.files[2]?.videoId}`)).toMatchObject({
+      title: 'retro',
+    });
     expect(await segmentsOf(done.files[0]?.videoId as string)).toEqual([
       { start: 0, end: 2.4, speaker: null, text: "Let's begin." },
       { start: 2.4, end: 7.2, speaker: null, text: 'The release is on track.' },

@@ -14,10 +14,14 @@ type Unnumbered = Omit<Segment, 'index'>;
 const storable = (text: string) => unstorableTextPath(text, '') === null;
 const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
 
+/** The latest time a segment may have, as clips and comments bound theirs (about 31 years). */
+const MAX_SECONDS = 1_000_000_000;
+const seconds = z.number().max(MAX_SECONDS, `must be at most ${MAX_SECONDS} (seconds)`);
+
 const segmentInput = z
   .object({
-    start: z.number().min(0, 'must be at least 0'),
-    end: z.number(),
+    start: seconds.min(0, 'must be at least 0'),
+    end: seconds,
     speaker: z.string().refine(storable, UNSTORABLE).nullable().optional(),
     text: z.string().refine(storable, UNSTORABLE),
   })

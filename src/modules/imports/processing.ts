@@ -23,6 +23,21 @@ const isCreatedHashConflict = (error: unknown) => {
 };
 
 /**
+ * SQLSTATE classes of the database's own trouble, not of the file: connection exceptions (08),
+ * transaction rollbacks — serialization failures, deadlocks (40), insufficient resources (53) and
+ * operator intervention — cancelled statements, timeouts, shutdowns (57).
+ */
+const TRANSIENT_CLASSES = new Set(['08', '40', '53', '57']);
+
+/** A database error (as drizzle wraps it, or as pg throws it) that a later attempt may not meet. */
+const isTransientDatabaseError = (error: unknown) => {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  return [code, cause?.code].some(
+    (value) => typeof value === 'string' && value.length === 5 && TRANSIENT_CLASSES.has(value.slice(0, 2)),
+  );
+};
+
+/**
  * Runs an import: its pending files one by one, each in its own transaction, then marks it
  * completed. Files already decided are skipped, so a job restarted after a crash resumes where it
  * stopped; two runs at once share the files (each row is locked while it is worked on).
@@ -105,7 +120,9 @@ function clockDuration(seconds: number) {
 /**
  * Decides one file. A created video and the file's `created` mark share a savepoint: if the
  * partial unique index finds the same bytes created meanwhile (another import), both roll back
- * and the file is a duplicate. Returns the outcome still to record (null: recorded with the video).
+ * and the file is a duplicate. Any other unexpected error fails the file (logged), except the
+ * database's own transient errors, which fail the run so that the queue retries it. Returns the
+ * outcome still to record (null: recorded with the video).
  */
 async function importFile(
   tx: Tx,
@@ -115,7 +132,17 @@ async function importFile(
 ): Promise<Outcome | null> {
   const earlier = await firstImport(tx, job.organizationId, file.sha256);
   if (earlier) return { status: 'duplicate', videoId: earlier.videoId };
-  const parsed = await parseImportFile(file.name, file.content ?? '');
+  let parsed: Awaited<ReturnType<typeof parseImportFile>>;
+  try {
+    parsed = await parseImportFile(file.name, file.content ?? '');
+  } catch (error) {
+    // A parser's bug, not a syntax error: the file fails (else it would stay first in line forever).
+    context.logger.error(
+      { err: error, importId: job.id, file: file.name },
+      'a file of an import could not be parsed',
+    );
+    return failed(null, 'the file could not be read (an internal error, logged)');
+  }
   if (!parsed.ok) return { ...failed(parsed.format, parsed.error), errorLine: parsed.line };
   const authorId = job.createdBy;
   if (!authorId) return failed(parsed.format, 'the account that started the import no longer exists');
@@ -140,6 +167,8 @@ async function importFile(
       };
     }
     if (error instanceof AppError) return failed(parsed.format, messageOf(error));
+    // The database's trouble, not the file's: the run fails, the file stays pending, the job is retried.
+    if (isTransientDatabaseError(error)) throw error;
     context.logger.error({ err: error, importId: job.id, file: file.name }, 'a file of an import failed');
     return failed(parsed.format, 'the file could not be imported (an internal error, logged)');
   }

@@ -4,10 +4,9 @@ import { authenticated, callerId, security } from '../../http/auth.ts';
 import { errorResponses } from '../../http/errors.ts';
 import { importBody, importJobSchema, importParams } from './schemas.ts';
 import { getImport, startImport } from './service.ts';
-import { IMPORT_LIMITS, importFromForm, registerImportForms } from './upload.ts';
+import { IMPORT_LIMITS, importFromForm, mebibytes, registerImportForms } from './upload.ts';
 
 const tags = ['Integrations'];
-const MIB = 1024 * 1024;
 
 /** Bulk import of transcript files: accepted at once, turned into videos by a job whose progress is read back. */
 export const importRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
@@ -18,15 +17,18 @@ export const importRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
   app.post(
     '/integrations/import',
     {
-      preValidation: importFromForm,
+      preValidation: importFromForm(context.db),
       schema: {
         tags,
         summary:
           'Import transcript files as videos, in bulk (member or above); answered at once, run as a job',
         description:
-          '`multipart/form-data`: `organizationId`, optional `channelId` and `visibility`, and the files as ' +
-          `\`files\` (or \`file\`) parts: at most ${IMPORT_LIMITS.files} files (each entry of a zip counts), ` +
-          `${IMPORT_LIMITS.fileBytes / MIB} MiB each, ${IMPORT_LIMITS.requestBytes / MIB} MiB a request. ` +
+          '`multipart/form-data`: `organizationId`, optional `channelId` and `visibility`, then the files as ' +
+          '`files` (or `file`) parts — `organizationId` before the first file (as `curl -F` and FormData send ' +
+          `fields in order): at most ${IMPORT_LIMITS.files} files (each entry of a zip counts), ` +
+          `${mebibytes(IMPORT_LIMITS.fileBytes)} each (a zip part may take the whole request; each of its ` +
+          `entries, as declared, ${mebibytes(IMPORT_LIMITS.fileBytes)}), ${mebibytes(IMPORT_LIMITS.requestBytes)} ` +
+          'a request. ' +
           '202 with the job (and `Location`); follow it with GET /integrations/import/{jobId}. A file whose bytes ' +
           'were imported into the organization before is a `duplicate`; one that cannot be read `failed`, with ' +
           'the error and line.',

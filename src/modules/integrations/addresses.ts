@@ -48,6 +48,8 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
   });
 };
 
+const isDnsFailure = (error: unknown) => typeof (error as { code?: unknown }).code === 'string';
+
 /** The host of a URL without IPv6 brackets. */
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
@@ -77,12 +79,11 @@ export async function assertDestination(raw: string, options: { allowPrivate: bo
   try {
     await assertPublicHost(url);
   } catch (error) {
-    if (error instanceof PrivateAddressError) {
-      throw refuse(
-        `must point to a public address: ${error.message} (set WEBHOOKS_ALLOW_PRIVATE=true to allow it)`,
-      );
-    }
-    throw refuse(`host ${hostOf(url)} could not be resolved`);
+    // One answer for both, naming no address: the check must not tell which internal names exist.
+    if (!(error instanceof PrivateAddressError) && !isDnsFailure(error)) throw error;
+    throw refuse(
+      'must be a host that resolves to public addresses only (private, loopback and link-local ones are refused unless WEBHOOKS_ALLOW_PRIVATE=true)',
+    );
   }
   return url;
 }

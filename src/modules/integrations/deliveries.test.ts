@@ -38,7 +38,13 @@ async function documentedVerifier() {
 }
 
 const sweep = (testApp: TestApp) =>
-  deliverDue({ config: testApp.config, db: testApp.database.db, clock: testApp.clock, jobs: testApp.jobs });
+  deliverDue({
+    config: testApp.config,
+    db: testApp.database.db,
+    clock: testApp.clock,
+    jobs: testApp.jobs,
+    logger: testApp.app.log,
+  });
 
 async function deliveryRows(testApp: TestApp, integrationId: string) {
   return testApp.database.db
@@ -223,6 +229,9 @@ describe('webhook deliveries', () => {
     const bodies = requests.map((request) => request.json as { type: string; data: Record<string, unknown> });
     expect(bodies.map((body) => body.type).sort()).toStrictEqual(['member.joined', 'member.left']);
     expect(bodies.find((body) => body.type === 'member.joined')?.data).toMatchObject({
+      object: 'user',
+      id: joined.id,
+      invitationId: expect.any(String),
       actorId: joined.id,
       role: 'viewer',
     });
@@ -290,16 +299,28 @@ describe('webhook deliveries', () => {
 
   it('disables a webhook that failed for three days and tells the admins and owners', async () => {
     const webhook = await addWebhook(['video.created'], '/dead');
-    receiver.answerNext(...Array.from({ length: 4 }, () => ({ status: 500 })));
-    await postVideo('Dead receiver 1');
+    receiver.answerNext(...Array.from({ length: 40 }, () => ({ status: 500 })));
+    await postVideo('Dead receiver 0');
     await sweepUntil(ctx(), webhook.id, (rows) => rows[0]?.attempts === 1);
-    expect((await call('GET', `/integrations/webhooks/${webhook.id}`)).json()).toMatchObject({
-      enabled: true,
-      failingSince: expect.any(String),
-    });
+    const failing = (await call('GET', `/integrations/webhooks/${webhook.id}`)).json();
+    expect(failing).toMatchObject({ enabled: true, failingSince: expect.any(String) });
 
-    ctx().clock.advance(3 * DAY + HOUR);
-    await postVideo('Dead receiver 2');
+    // Events keep coming and keep failing: a day apart, each within the previous one's retry window.
+    for (const day of [1, 2, 3]) {
+      ctx().clock.advance(20 * HOUR);
+      await postVideo(`Dead receiver ${day}`);
+      await sweepUntil(
+        ctx(),
+        webhook.id,
+        (rows) => rows.length === day + 1 && (rows.at(-1)?.attempts ?? 0) >= 1,
+      );
+      const state = (await call('GET', `/integrations/webhooks/${webhook.id}`)).json();
+      // The run started with the first failure; it is three days long only after the third day.
+      expect(state.failingSince).toBe(failing.failingSince);
+      expect(state.enabled).toBe(day < 3 ? true : state.enabled);
+    }
+    ctx().clock.advance(13 * HOUR);
+    await postVideo('Dead receiver 4');
     await sweepUntil(ctx(), webhook.id, (rows) => rows.every((row) => row.status === 'failed'));
     const disabled = (await call('GET', `/integrations/webhooks/${webhook.id}`)).json();
     expect(disabled).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('three days') });
@@ -330,6 +351,27 @@ describe('webhook deliveries', () => {
 
     const enabled = await call('PATCH', `/integrations/webhooks/${webhook.id}`, { enabled: true });
     expect(enabled.json()).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+    await call('DELETE', `/integrations/webhooks/${webhook.id}`);
+  });
+
+  it('starts a new run of failures when the last failure is older than a retry window', async () => {
+    const webhook = await addWebhook(['video.created'], '/flaky-weekly');
+    receiver.answerNext(...Array.from({ length: 20 }, () => ({ status: 502 })));
+    await postVideo('Failing once');
+    await sweepUntil(ctx(), webhook.id, (rows) => rows[0]?.attempts === 1);
+    const first = (await call('GET', `/integrations/webhooks/${webhook.id}`)).json().failingSince;
+    // A quiet week later, one failure: not "failing for a week".
+    ctx().clock.advance(7 * DAY);
+    await postVideo('Failing again');
+    const weekLater = Date.parse(first) + 6 * DAY;
+    await sweepUntil(
+      ctx(),
+      webhook.id,
+      (rows) => rows.length === 2 && rows.every((row) => (row.lastAttemptAt?.getTime() ?? 0) > weekLater),
+    );
+    const state = (await call('GET', `/integrations/webhooks/${webhook.id}`)).json();
+    expect(state.enabled).toBe(true);
+    expect(Date.parse(state.failingSince)).toBeGreaterThan(Date.parse(first) + 6 * DAY);
     await call('DELETE', `/integrations/webhooks/${webhook.id}`);
   });
 
@@ -442,5 +484,30 @@ describe('private addresses at delivery time', () => {
     expect(row).toMatchObject({ status: 'pending', lastStatusCode: null });
     expect(row?.lastError).toContain(error);
     expect(receiver.received).toHaveLength(0);
+  });
+
+  it('fails, and keeps retrying, a delivery whose secret was sealed under another SECRET', async () => {
+    const owner = await signUpUser(testApp.app);
+    const [integration] = await testApp.database.db
+      .insert(integrations)
+      .values({
+        organizationId: owner.organizationId,
+        kind: 'webhook',
+        url: 'https://8.8.8.8/x',
+        displayUrl: 'https://8.8.8.8/x',
+        sealedSecret: sealSecret('a-secret-of-another-deployment-0123456789', 'whsec_test'),
+        events: ['video.created'],
+      })
+      .returning();
+    const created = await testApp.app.inject({
+      method: 'POST',
+      url: '/videos',
+      headers: owner.headers,
+      payload: { organizationId: owner.organizationId, title: 'Old secret', duration: '1:00' },
+    });
+    expect(created.statusCode).toBe(201);
+    const [row] = await sweepUntil(testApp, integration?.id as string, (rows) => rows[0]?.attempts === 1);
+    expect(row).toMatchObject({ status: 'pending', lastStatusCode: null });
+    expect(row?.lastError).toContain('the stored secret cannot be read');
   });
 });

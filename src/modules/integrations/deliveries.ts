@@ -28,7 +28,10 @@ const FIRST_RETRY_SECONDS = 30;
 const LONGEST_RETRY_SECONDS = 6 * 3600;
 const BATCH_SIZE = 10;
 
-export type DeliveryContext = Pick<AppContext, 'config' | 'db' | 'clock'> & { jobs: Pick<JobQueue, 'send'> };
+export type DeliveryContext = Pick<AppContext, 'config' | 'db' | 'clock'> & {
+  jobs: Pick<JobQueue, 'send'>;
+  logger: Pick<AppContext['logger'], 'warn'>;
+};
 
 /**
  * Seconds before attempt `attempt + 1`: doubling from 30 s up to 6 h, with "equal jitter" (half
@@ -51,6 +54,8 @@ type ClaimedDelivery = {
   url: string | null;
   sealedSecret: string;
   enabled: boolean;
+  /** This worker's lease: its outcome is written only while the lease is still its own. */
+  lease: Date;
 };
 
 /**
@@ -76,8 +81,8 @@ async function claimDue(db: Db, now: Date, leaseSeconds: number): Promise<Claime
      WHERE d.id = due.id AND i.id = d.integration_id
     RETURNING d.id, d.integration_id AS "integrationId", d.organization_id AS "organizationId",
               d.event_type AS "eventType", d.payload, d.attempts, d.created_at AS "createdAt",
-              i.kind, i.url, i.sealed_secret AS "sealedSecret", i.enabled`);
-  return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
+              i.kind, i.url, i.sealed_secret AS "sealedSecret", i.enabled, d.locked_until AS "lease"`);
+  return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt), lease: new Date(row.lease) }));
 }
 
 /** Sends every due delivery (in batches, a batch's requests at once) and returns how many went out. */
@@ -88,15 +93,32 @@ export async function deliverDue(context: DeliveryContext): Promise<{ delivered:
     const now = context.clock.now();
     const batch = await claimDue(context.db, now, leaseSeconds);
     if (batch.length === 0) return outcome;
-    const results = await Promise.all(batch.map((delivery) => attempt(context, delivery)));
-    for (const delivered of results) outcome[delivered ? 'delivered' : 'failed'] += 1;
+    // One delivery's trouble (a database error recording it) must not stop the others: its lease
+    // runs out and it is due again.
+    const results = await Promise.allSettled(batch.map((delivery) => attempt(context, delivery)));
+    for (const result of results) {
+      if (result.status === 'rejected')
+        context.logger.warn({ err: result.reason }, 'a delivery attempt failed');
+      outcome[result.status === 'fulfilled' && result.value ? 'delivered' : 'failed'] += 1;
+    }
   }
 }
 
-function send(context: DeliveryContext, delivery: ClaimedDelivery, now: Date): Promise<SendOutcome> {
+/** Sends one delivery; anything that stops it before the request (a secret sealed under another SECRET) is its failure. */
+async function send(context: DeliveryContext, delivery: ClaimedDelivery, now: Date): Promise<SendOutcome> {
   const { secret, integrations: settings, appUrl } = context.config;
   const options = { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivateAddresses };
-  const opened = openSecret(secret, delivery.sealedSecret);
+  let opened: string;
+  try {
+    opened = openSecret(secret, delivery.sealedSecret);
+  } catch {
+    return {
+      ok: false,
+      status: null,
+      error:
+        'the stored secret cannot be read (SECRET changed): set the URL again, or rotate the signing secret',
+    };
+  }
   if (delivery.kind === 'slack') {
     return postJson(opened, JSON.stringify(slackMessage(delivery.payload, appUrl)), {
       ...options,
@@ -122,12 +144,19 @@ async function attempt(context: DeliveryContext, delivery: ClaimedDelivery): Pro
     : { ok: false, status: null, error: 'the integration is disabled' };
   const attempts = delivery.attempts + 1;
   const common = { attempts, lastAttemptAt: now, lastStatusCode: outcome.status, lockedUntil: null };
+  // A worker that outlived its lease lost the delivery to another: the other's outcome stands.
+  const stillLeased = and(
+    eq(integrationDeliveries.id, delivery.id),
+    eq(integrationDeliveries.lockedUntil, delivery.lease),
+  );
   if (outcome.ok) {
     await context.db.transaction(async (tx) => {
-      await tx
+      const recorded = await tx
         .update(integrationDeliveries)
         .set({ ...common, status: 'delivered', deliveredAt: now, lastError: null })
-        .where(eq(integrationDeliveries.id, delivery.id));
+        .where(stillLeased)
+        .returning({ id: integrationDeliveries.id });
+      if (recorded.length === 0) return;
       // Only when it was failing: a busy webhook's row is not rewritten (and locked) per delivery.
       await tx
         .update(integrations)
@@ -140,14 +169,16 @@ async function attempt(context: DeliveryContext, delivery: ClaimedDelivery): Pro
   const delay = retryDelaySeconds(attempts);
   const retry = delivery.enabled && elapsed + delay < RETRY_WINDOW_SECONDS;
   await context.db.transaction(async (tx) => {
-    await tx
+    const recorded = await tx
       .update(integrationDeliveries)
       .set({
         ...common,
         lastError: outcome.error,
         ...(retry ? { nextAttemptAt: addSeconds(now, delay) } : { status: 'failed' }),
       })
-      .where(eq(integrationDeliveries.id, delivery.id));
+      .where(stillLeased)
+      .returning({ id: integrationDeliveries.id });
+    if (recorded.length === 0) return;
     if (delivery.enabled) await recordFailure(tx, context, delivery, now);
     // The queue wakes the next attempt on time; the minutely sweep is the safety net.
     if (retry) await context.jobs.send(DELIVERY_RETRY_JOB, {}, { tx, startAfter: delay });
@@ -155,11 +186,21 @@ async function attempt(context: DeliveryContext, delivery: ClaimedDelivery): Pro
   return false;
 }
 
-/** Marks the integration failing; after three days of failures, disables it and tells its admins. */
+/**
+ * Marks the integration failing; after three days of failures, disables it and tells its admins.
+ * A failure more than a retry window after the previous one starts a new run: three days of
+ * failures means failing all along, not twice three days apart.
+ */
 async function recordFailure(tx: Tx, context: DeliveryContext, delivery: ClaimedDelivery, now: Date) {
+  const runStillGoing = addSeconds(now, -RETRY_WINDOW_SECONDS);
   const [integration] = await tx
     .update(integrations)
-    .set({ failingSince: sql`coalesce(${integrations.failingSince}, ${now})` })
+    .set({
+      failingSince: sql`CASE WHEN ${integrations.failingSince} IS NULL OR ${integrations.lastFailureAt} IS NULL
+                               OR ${integrations.lastFailureAt} < ${runStillGoing}
+                             THEN ${now}::timestamptz ELSE ${integrations.failingSince} END`,
+      lastFailureAt: now,
+    })
     .where(eq(integrations.id, delivery.integrationId))
     .returning();
   if (!integration?.failingSince || !integration.enabled) return;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { integrations, knowledgeItems, videos } from '../../db/schema/index.ts';
 import { utcDay } from '../../lib/clock.ts';
@@ -22,7 +22,8 @@ export async function weeklyDigest(db: Db, organizationId: string, now: Date): P
   const from = new Date(now.getTime() - 7 * DAY_MS);
   const inWindow = (since: Date) =>
     and(liveVideosOf(organizationId), gte(meetingDate, since), lt(meetingDate, now));
-  const items = (kind: string, since: Date) =>
+  const today = utcDay(now);
+  const items = (kind: string, since: Date, still?: SQL) =>
     db
       .select({
         text: knowledgeItems.text,
@@ -33,7 +34,7 @@ export async function weeklyDigest(db: Db, organizationId: string, now: Date): P
       })
       .from(knowledgeItems)
       .innerJoin(videos, eq(videos.id, knowledgeItems.videoId))
-      .where(and(eq(knowledgeItems.kind, kind), inWindow(since)))
+      .where(and(eq(knowledgeItems.kind, kind), inWindow(since), still))
       .orderBy(asc(meetingDate), asc(knowledgeItems.start))
       .limit(ITEMS_MAX);
   const [meetings, decisions, actionItems, gaps] = await Promise.all([
@@ -44,18 +45,19 @@ export async function weeklyDigest(db: Db, organizationId: string, now: Date): P
       .orderBy(asc(meetingDate))
       .limit(ITEMS_MAX),
     items('decision', from),
-    items('action_item', new Date(now.getTime() - OPEN_ACTION_DAYS * DAY_MS)),
+    items(
+      'action_item',
+      new Date(now.getTime() - OPEN_ACTION_DAYS * DAY_MS),
+      or(isNull(knowledgeItems.dueDate), gte(knowledgeItems.dueDate, today)),
+    ),
     organizationGaps(db, organizationId, { now, days: 7, minSeverity: 'medium' }),
   ]);
-  const today = utcDay(now);
   return {
     from: utcDay(from),
     to: utcDay(now),
     meetings,
     decisions: decisions.map(({ text, videoId, videoTitle }) => ({ text, videoId, videoTitle })),
-    actionItems: actionItems
-      .filter((item) => item.dueDate === null || item.dueDate >= today)
-      .map(({ text, owner, dueDate, videoId }) => ({ text, owner, dueDate, videoId })),
+    actionItems: actionItems.map(({ text, owner, dueDate, videoId }) => ({ text, owner, dueDate, videoId })),
     gaps: gaps.slice(0, GAPS_MAX).map((gap) => ({ title: gap.title, severity: gap.severity })),
   };
 }

@@ -6,7 +6,7 @@ import type { Tx } from '../../db/client.ts';
 export const INTEGRATION_EVENTS = {
   'video.created': 'A video was added',
   'video.updated': 'A video’s details changed',
-  'video.deleted': 'A video was moved to the trash or deleted for good',
+  'video.deleted': 'A video was moved to the trash, deleted for good, or purged from the trash',
   'transcript.ready': 'A video’s transcript was stored or replaced',
   'knowledge.extracted': 'Summary, decisions, action items and questions were extracted from a transcript',
   'comment.created': 'A comment or reply was posted',
@@ -14,8 +14,9 @@ export const INTEGRATION_EVENTS = {
   'member.joined': 'Someone joined the organization (an accepted invitation)',
   'member.left': 'A member left or was removed',
   'subscription.created': 'A paid subscription started',
-  'subscription.updated': 'The plan, seats or billing interval changed',
-  'subscription.canceled': 'The subscription ended or was set to end at the period’s end',
+  'subscription.updated':
+    'The plan, seats or interval changed, or a cancellation at the period’s end was set or withdrawn',
+  'subscription.canceled': 'The subscription ended (the organization is on the free plan again)',
   'invoice.paid': 'An invoice was paid',
   'digest.weekly': 'Slack only: every Monday, the week’s meetings, decisions, open action items and top gaps',
 } as const;
@@ -29,8 +30,11 @@ export const integrationEventTypes = Object.keys(INTEGRATION_EVENTS) as [
 /** Activity actions that are integration events under another name; the rest keep their own. */
 const EVENT_OF_ACTION: Partial<Record<string, IntegrationEventType>> = {
   'transcript.updated': 'transcript.ready',
+  'video.purged': 'video.deleted',
   'invitation.accepted': 'member.joined',
   'member.removed': 'member.left',
+  'subscription.cancellation_scheduled': 'subscription.updated',
+  'subscription.cancellation_withdrawn': 'subscription.updated',
 };
 
 export function eventTypeOfAction(action: string): IntegrationEventType | null {

@@ -13,8 +13,8 @@ export const WEEKLY_DIGEST_JOB = 'slack-weekly-digest';
  * retry deferred for hours, kept in the second, never holds a wake-up back.
  */
 export const integrationJobs = (context: Pick<AppContext, 'config' | 'clock'>): JobDefinition[] => {
-  const sweep: JobDefinition['handler'] = async (_data, { db, jobs }) => {
-    await deliverDue({ config: context.config, clock: context.clock, db, jobs });
+  const sweep: JobDefinition['handler'] = async (_data, { db, jobs, logger }) => {
+    await deliverDue({ config: context.config, clock: context.clock, db, jobs, logger });
   };
   return [
     {
@@ -34,8 +34,9 @@ export const integrationJobs = (context: Pick<AppContext, 'config' | 'clock'>): 
     },
     {
       name: WEEKLY_DIGEST_JOB,
-      // Mondays at 09:00 UTC.
+      // Mondays at 09:00 UTC; not retried, so that a partial failure never posts a digest twice.
       cron: '0 9 * * 1',
+      queue: { retryLimit: 0 },
       handler: async (_data, { db, jobs }) => {
         await queueWeeklyDigests({ db, clock: context.clock });
         await jobs.send(DELIVERY_JOB);

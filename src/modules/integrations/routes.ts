@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type pg from 'pg';
 import type { AppContext } from '../../context.ts';
 import { authenticated, callerId, requireAuth, security } from '../../http/auth.ts';
 import { errorResponses } from '../../http/errors.ts';
@@ -29,7 +28,6 @@ import {
   retryDelivery,
   updateIntegration,
 } from './service.ts';
-import { startDeliveryWaker } from './wake.ts';
 
 const tags = ['Integrations'];
 
@@ -43,21 +41,7 @@ deliveries fail for three days is disabled and the organization's admins are not
  * Outgoing webhooks and Slack. Admins and owners connect and change them; members read what is
  * connected. Path-addressed integrations of other organizations are 404s.
  */
-export const integrationRoutes: FastifyPluginAsyncZod<{ context: AppContext; pool: pg.Pool }> = async (
-  app,
-  { context, pool },
-) => {
-  // Outside the pool, like the notification stream's: a LISTEN connection is held for good.
-  const waker = startDeliveryWaker({
-    connectionString: String(pool.options.connectionString),
-    logger: context.logger,
-    jobs: context.jobs,
-  });
-  app.addHook('onReady', async () => {
-    // Without it deliveries still leave, at the minutely sweep.
-    await waker.start().catch((error) => context.logger.warn({ err: error }, 'delivery waker not listening'));
-  });
-  app.addHook('onClose', () => waker.close());
+export const integrationRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   app.addHook('onRequest', authenticated);
 
   app.get(

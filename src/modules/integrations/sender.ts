@@ -27,6 +27,19 @@ export async function postJson(
   }
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: SendOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      request.destroy();
+      resolve(outcome);
+    };
+    // One deadline for the whole exchange: a receiver that trickles bytes cannot hold a sweep.
+    const deadline = setTimeout(
+      () => finish({ ok: false, status: null, error: `no answer within ${options.timeoutMs} ms` }),
+      options.timeoutMs,
+    );
     const request = client.request(
       url,
       {
@@ -37,28 +50,29 @@ export async function postJson(
           'user-agent': 'KnowledgeHub-Webhooks/1.0',
           ...options.headers,
         },
-        timeout: options.timeoutMs,
         ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
       },
       (response) => {
         const status = response.statusCode ?? 0;
+        // The status is the answer; a 2xx body is not read at all.
+        if (status >= 200 && status < 300) return finish({ ok: true, status });
         const chunks: Buffer[] = [];
         let kept = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (kept < RESPONSE_EXCERPT_BYTES) chunks.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept));
-          kept += chunk.length;
-        });
-        response.on('end', () => {
-          if (status >= 200 && status < 300) return resolve({ ok: true, status });
+        const explain = () => {
           // PostgreSQL text cannot hold NUL, and the excerpt is stored to explain the failure.
           const excerpt = Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '').trim();
-          resolve({ ok: false, status, error: `HTTP ${status}${excerpt ? `: ${excerpt}` : ''}` });
+          finish({ ok: false, status, error: `HTTP ${status}${excerpt ? `: ${excerpt}` : ''}` });
+        };
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept));
+          kept += chunk.length;
+          if (kept >= RESPONSE_EXCERPT_BYTES) explain();
         });
-        response.on('error', (error) => resolve({ ok: false, status, error: error.message }));
+        response.on('end', explain);
+        response.on('error', explain);
       },
     );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
-    request.on('error', (error) => resolve({ ok: false, status: null, error: error.message }));
+    request.on('error', (error) => finish({ ok: false, status: null, error: error.message }));
     request.end(body);
   });
 }

@@ -8,7 +8,7 @@ import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
 import { randomToken, sealSecret } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/service.ts';
 import type { AuthUser } from '../auth/sessions.ts';
-import { callerOrganization, requireRole, roleIn } from '../organizations/access.ts';
+import { callerOrganization, requireRole, roleAtLeast, roleIn } from '../organizations/access.ts';
 import { assertDestination } from './addresses.ts';
 import { DELIVERY_JOB } from './deliveries.ts';
 import type { IntegrationEventType } from './events.ts';
@@ -23,11 +23,21 @@ export const INTEGRATIONS_PER_ORGANIZATION = 20;
 const LABEL: Record<IntegrationKind, string> = { webhook: 'Webhook', slack: 'Slack integration' };
 const notFound = (kind: IntegrationKind) => errors.notFound(`${LABEL[kind]} not found`);
 
-export const toIntegrationView = (row: IntegrationRow): IntegrationView => ({
+/**
+ * A webhook's URL may carry a token (Zapier, n8n, Teams): admins and owners, who manage it, see it
+ * whole; other members see its origin only. A Slack URL is masked for everyone.
+ */
+const shownUrl = (row: IntegrationRow, role: Role) =>
+  row.kind === 'webhook' && !roleAtLeast(role, 'admin')
+    ? `${new URL(row.displayUrl).origin}/••••`
+    : row.displayUrl;
+
+/** What the API shows of an integration to a member with `role` (whoever changes one is an admin). */
+const toIntegrationView = (row: IntegrationRow, role: Role = 'admin'): IntegrationView => ({
   id: row.id,
   organizationId: row.organizationId,
   kind: row.kind,
-  url: row.displayUrl,
+  url: shownUrl(row, role),
   events: row.events as IntegrationEventType[],
   description: row.description,
   enabled: row.enabled,
@@ -65,8 +75,12 @@ async function requireIntegration(
     .where(and(eq(integrations.id, input.id), eq(integrations.kind, input.kind)));
   const [row] = input.forUpdate ? await query.for('update') : await query;
   if (!row || !(await roleIn(db, input.userId, row.organizationId))) throw notFound(input.kind);
-  await requireRole(db, { userId: input.userId, organizationId: row.organizationId, minRole: input.minRole });
-  return row;
+  const role = await requireRole(db, {
+    userId: input.userId,
+    organizationId: row.organizationId,
+    minRole: input.minRole,
+  });
+  return { row, role };
 }
 
 const destinationCheck = (context: AppContext, path: string) => ({
@@ -175,7 +189,7 @@ export async function listIntegrations(
   query: { organizationId?: string | undefined },
   kind?: IntegrationKind,
 ) {
-  const { organizationId } = await callerOrganization(db, caller, query.organizationId, {
+  const { organizationId, role } = await callerOrganization(db, caller, query.organizationId, {
     path: 'querystring',
   });
   const rows = await db
@@ -185,11 +199,12 @@ export async function listIntegrations(
       and(eq(integrations.organizationId, organizationId), kind ? eq(integrations.kind, kind) : undefined),
     )
     .orderBy(integrations.createdAt, integrations.id);
-  return { data: rows.map(toIntegrationView) };
+  return { data: rows.map((row) => toIntegrationView(row, role)) };
 }
 
 export async function getIntegration(db: Db, userId: string, id: string, kind: IntegrationKind) {
-  return toIntegrationView(await requireIntegration(db, { userId, id, kind, minRole: 'viewer' }));
+  const { row, role } = await requireIntegration(db, { userId, id, kind, minRole: 'viewer' });
+  return toIntegrationView(row, role);
 }
 
 type IntegrationChange = {
@@ -216,13 +231,21 @@ export async function updateIntegration(
   const url = newUrl ? await assertDestination(newUrl, destinationCheck(context, path)) : undefined;
   const secret = change.rotateSecret ? newSigningSecret() : undefined;
   return context.db.transaction(async (tx) => {
-    const current = await requireIntegration(tx, { userId, id, kind, minRole: 'admin', forUpdate: true });
+    const { row: current } = await requireIntegration(tx, {
+      userId,
+      id,
+      kind,
+      minRole: 'admin',
+      forUpdate: true,
+    });
     const now = context.clock.now();
-    const destination = url
+    const newDestination = url
       ? kind === 'slack'
         ? { displayUrl: maskSlackUrl(url), sealedSecret: sealSecret(context.config.secret, url.href) }
         : { displayUrl: url.href, url: url.href }
       : {};
+    // Failures of the old destination say nothing about the new one.
+    const destination = url ? { ...newDestination, failingSince: null, lastFailureAt: null } : {};
     const reenabled = change.enabled === true && !current.enabled;
     const [row] = await tx
       .update(integrations)
@@ -233,7 +256,7 @@ export async function updateIntegration(
         ...(change.description !== undefined ? { description: change.description } : {}),
         ...(change.enabled !== undefined ? { enabled: change.enabled } : {}),
         // Re-enabled by a person: the failure count starts again.
-        ...(reenabled ? { disabledReason: null, failingSince: null } : {}),
+        ...(reenabled ? { disabledReason: null, failingSince: null, lastFailureAt: null } : {}),
         updatedAt: now,
       })
       .where(eq(integrations.id, id))
@@ -258,7 +281,7 @@ export async function deleteIntegration(
   kind: IntegrationKind,
 ) {
   return context.db.transaction(async (tx) => {
-    const row = await requireIntegration(tx, { userId, id, kind, minRole: 'admin', forUpdate: true });
+    const { row } = await requireIntegration(tx, { userId, id, kind, minRole: 'admin', forUpdate: true });
     // Its pending deliveries go with it (foreign key cascade): nothing is sent after the delete.
     await tx.delete(integrations).where(eq(integrations.id, id));
     await recordActivity(tx, {
@@ -325,7 +348,12 @@ export async function listDeliveries(
  */
 export async function retryDelivery(context: AppContext, userId: string, id: string, deliveryId: string) {
   return context.db.transaction(async (tx) => {
-    const integration = await requireIntegration(tx, { userId, id, kind: 'webhook', minRole: 'admin' });
+    const { row: integration } = await requireIntegration(tx, {
+      userId,
+      id,
+      kind: 'webhook',
+      minRole: 'admin',
+    });
     if (!integration.enabled) {
       throw errors.badRequest(
         'The webhook is disabled: enable it (PATCH enabled: true) first',

@@ -1,4 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import type { AppContext } from '../../context.ts';
 import { createListener } from '../../db/listener.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { DELIVERY_JOB } from './deliveries.ts';
@@ -47,4 +49,24 @@ export function startDeliveryWaker(options: {
       await listener.close();
     },
   };
+}
+
+/**
+ * Runs the waker with the app: listening once the app is ready (without it, deliveries still
+ * leave at the minutely sweep), closed with it. Its LISTEN connection goes where the pool's go,
+ * outside the pool, like the notification stream's.
+ */
+export function registerDeliveryWaker(app: FastifyInstance, options: { context: AppContext; pool: pg.Pool }) {
+  const { context } = options;
+  const waker = startDeliveryWaker({
+    connectionString: String(options.pool.options.connectionString),
+    logger: context.logger,
+    jobs: context.jobs,
+  });
+  app.addHook('onReady', async () => {
+    await waker
+      .start()
+      .catch((error) => context.logger.warn({ err: error }, 'delivery waker not listening yet'));
+  });
+  app.addHook('onClose', () => waker.close());
 }

@@ -182,6 +182,8 @@ async function storeKnowledge(
         videoId: video.id,
         title: video.title,
         organizationId: video.organizationId,
+        // The service did it, not a person.
+        actorId: null,
         decisions: count('decision'),
         actionItems: count('action_item'),
         questions: count('question'),

@@ -15,6 +15,7 @@ import { durationToSeconds } from '../../lib/duration.ts';
 import { truncate } from '../../lib/text.ts';
 import { recordActivity } from '../activity/service.ts';
 import { assertVideoAllowed } from '../billing/state.ts';
+import { queueIntegrationEvent } from '../integrations/events.ts';
 import { notify } from '../notifications/notify.ts';
 import { requireRole } from '../organizations/access.ts';
 import { replaceTranscript, type TranscriptWriteContext as WriteContext } from '../transcripts/service.ts';
@@ -61,13 +62,36 @@ async function nextCollectionPosition(tx: Tx, collectionId: string): Promise<num
 
 /**
  * Parses the transcript into segments and speakers (null removes them). That rewrites the row's
- * transcript and updatedAt, so the row is read back.
+ * transcript and updatedAt, so the row is read back. A stored transcript is announced to
+ * integrations as `transcript.ready`, as PUT /videos/{id}/transcript announces it.
  */
-async function storeTranscript(tx: Tx, context: WriteContext, video: VideoRow, text: string | null) {
-  const { id, organizationId, durationSeconds } = video;
-  await replaceTranscript(tx, context, { video: { id, organizationId, durationSeconds }, text });
+async function storeTranscript(
+  tx: Tx,
+  context: WriteContext,
+  input: { video: VideoRow; text: string | null; actorId: string },
+) {
+  const { id, organizationId, durationSeconds } = input.video;
+  const { segmentCount } = await replaceTranscript(tx, context, {
+    video: { id, organizationId, durationSeconds },
+    text: input.text,
+  });
   const [stored] = await tx.select().from(videos).where(eq(videos.id, id));
   if (!stored) throw errors.notFound('Video not found');
+  if (input.text !== null) {
+    await queueIntegrationEvent(tx, {
+      organizationId,
+      type: 'transcript.ready',
+      data: {
+        object: 'transcript',
+        id,
+        videoId: id,
+        title: stored.title,
+        segmentCount,
+        organizationId,
+        actorId: input.actorId,
+      },
+    });
+  }
   return stored;
 }
 
@@ -159,7 +183,9 @@ export async function createVideoIn(tx: Tx, context: WriteContext, userId: strin
     .returning();
   if (!inserted) throw new Error('video insert returned nothing');
   const video =
-    input.transcript != null ? await storeTranscript(tx, context, inserted, input.transcript) : inserted;
+    input.transcript != null
+      ? await storeTranscript(tx, context, { video: inserted, text: input.transcript, actorId: userId })
+      : inserted;
   await recordVideoActivity(tx, userId, 'video.created', video, { title: video.title });
   await notifyChannelFollowers(tx, context, userId, video);
   return toVideoView(video);
@@ -214,7 +240,7 @@ export async function updateVideo(
     if (!written) throw errors.notFound('Video not found');
     const updated =
       changes.transcript !== undefined
-        ? await storeTranscript(tx, context, written, changes.transcript)
+        ? await storeTranscript(tx, context, { video: written, text: changes.transcript, actorId: userId })
         : written;
     await recordVideoActivity(tx, userId, 'video.updated', updated, { title: updated.title, fields });
     // changedFields keeps only a channelId that differs: the video has just moved into this channel.
