@@ -140,12 +140,25 @@ describe('/metrics: calls to the AI provider', () => {
         headers: alice.headers,
         payload: { question: 'When is the launch date?' },
       });
-    const [okBefore, failedBefore] = [await count('ok'), await count('http_5xx')];
-    stub.reply('The launch date stays on the fifteenth of May [1].');
-    expect((await ask()).statusCode).toBe(201);
-    expect(await count('ok')).toBe(okBefore + 1);
-    stub.fail(500, { error: { message: 'boom' } });
-    expect((await ask()).statusCode).toBe(502);
-    expect(await count('http_5xx')).toBe(failedBefore + 1);
+    // The meeting's knowledge extraction calls the provider too, in the background and with
+    // retries: each phase must count its question, and no more calls than the stub was sent.
+    const chatCalls = () =>
+      [...stub.requests, ...stub.jsonRequests].filter((request) => request.path.endsWith('/chat/completions'))
+        .length;
+    const counts = async (outcome: string, phase: () => Promise<void>) => {
+      const [before, callsBefore] = [await count(outcome), chatCalls()];
+      await phase();
+      const counted = (await count(outcome)) - before;
+      expect(counted).toBeGreaterThanOrEqual(1);
+      expect(counted).toBeLessThanOrEqual(chatCalls() - callsBefore);
+    };
+    await counts('ok', async () => {
+      stub.reply('The launch date stays on the fifteenth of May [1].');
+      expect((await ask()).statusCode).toBe(201);
+    });
+    await counts('http_5xx', async () => {
+      stub.fail(500, { error: { message: 'boom' } });
+      expect((await ask()).statusCode).toBe(502);
+    });
   });
 });
