@@ -442,6 +442,39 @@ describe('the outbox across a restart', () => {
   });
 });
 
+/**
+ * A webhook row as the service would have stored it, bypassing the checks made when one is saved
+ * (a URL that resolved elsewhere then, a secret sealed under another SECRET), and the first failed
+ * attempt of a video.created delivery to it.
+ */
+async function firstAttemptTo(
+  testApp: TestApp,
+  values: { url: string; sealedSecret: string },
+  title: string,
+) {
+  const owner = await signUpUser(testApp.app);
+  const [integration] = await testApp.database.db
+    .insert(integrations)
+    .values({
+      organizationId: owner.organizationId,
+      kind: 'webhook',
+      displayUrl: values.url,
+      events: ['video.created'],
+      ...values,
+    })
+    .returning();
+  const created = await testApp.app.inject({
+    method: 'POST',
+    url: '/videos',
+    headers: owner.headers,
+    payload: { organizationId: owner.organizationId, title, duration: '1:00' },
+  });
+  expect(created.statusCode).toBe(201);
+  const [row] = await sweepUntil(testApp, integration?.id as string, (rows) => rows[0]?.attempts === 1);
+  expect(row).toMatchObject({ status: 'pending', lastStatusCode: null });
+  return row;
+}
+
 describe('private addresses at delivery time', () => {
   let testApp: TestApp;
   let receiver: Receiver;
@@ -459,55 +492,25 @@ describe('private addresses at delivery time', () => {
     ['an address', (port: string) => `http://127.0.0.1:${port}/x`, '127.0.0.1 is not a public address'],
     ['a name', (port: string) => `http://localhost:${port}/x`, 'localhost resolves to a non-public address'],
   ])('refuses a webhook whose host is now %s on the loopback (DNS rebinding)', async (_label, url, error) => {
-    const owner = await signUpUser(testApp.app);
     const port = new URL(receiver.url).port;
-    // Saved when it pointed elsewhere: the row as the service would have written it.
-    const [integration] = await testApp.database.db
-      .insert(integrations)
-      .values({
-        organizationId: owner.organizationId,
-        kind: 'webhook',
-        url: url(port),
-        displayUrl: url(port),
-        sealedSecret: sealSecret(testApp.config.secret, 'whsec_test'),
-        events: ['video.created'],
-      })
-      .returning();
-    const created = await testApp.app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: owner.headers,
-      payload: { organizationId: owner.organizationId, title: 'Rebound', duration: '1:00' },
-    });
-    expect(created.statusCode).toBe(201);
-    const [row] = await sweepUntil(testApp, integration?.id as string, (rows) => rows[0]?.attempts === 1);
-    expect(row).toMatchObject({ status: 'pending', lastStatusCode: null });
+    const row = await firstAttemptTo(
+      testApp,
+      { url: url(port), sealedSecret: sealSecret(testApp.config.secret, 'whsec_test') },
+      'Rebound',
+    );
     expect(row?.lastError).toContain(error);
     expect(receiver.received).toHaveLength(0);
   });
 
   it('fails, and keeps retrying, a delivery whose secret was sealed under another SECRET', async () => {
-    const owner = await signUpUser(testApp.app);
-    const [integration] = await testApp.database.db
-      .insert(integrations)
-      .values({
-        organizationId: owner.organizationId,
-        kind: 'webhook',
+    const row = await firstAttemptTo(
+      testApp,
+      {
         url: 'https://8.8.8.8/x',
-        displayUrl: 'https://8.8.8.8/x',
         sealedSecret: sealSecret('a-secret-of-another-deployment-0123456789', 'whsec_test'),
-        events: ['video.created'],
-      })
-      .returning();
-    const created = await testApp.app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: owner.headers,
-      payload: { organizationId: owner.organizationId, title: 'Old secret', duration: '1:00' },
-    });
-    expect(created.statusCode).toBe(201);
-    const [row] = await sweepUntil(testApp, integration?.id as string, (rows) => rows[0]?.attempts === 1);
-    expect(row).toMatchObject({ status: 'pending', lastStatusCode: null });
+      },
+      'Old secret',
+    );
     expect(row?.lastError).toContain('the stored secret cannot be read');
   });
 });
