@@ -19,6 +19,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerTextGuard } from './http/text-guard.ts';
+import { registerWebApp, WEB_APP_DIR } from './http/web-app.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { activityRoutes } from './modules/activity/routes.ts';
@@ -65,6 +66,8 @@ export type AppDeps = {
   logger: FastifyBaseLogger;
   /** Tests pass a clock they can move; the service uses the system clock. */
   clock?: Clock;
+  /** The built web app; tests pass a directory of their own. */
+  webAppDir?: string;
 };
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -155,12 +158,14 @@ export async function buildApp(deps: AppDeps) {
   // Security headers, computed once (the Fastify wrapper rebuilds its middleware on every request).
   const securityHeaders = helmet({
     contentSecurityPolicy: {
-      // The API serves JSON; only the /docs page needs scripts and styles, which it serves itself.
+      // Scripts and styles only from the service itself (the web app, the /docs page); recordings and
+      // thumbnails may live wherever their videoUrl and thumbnailUrl point.
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", "'unsafe-inline'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        mediaSrc: ["'self'", 'https:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
@@ -190,6 +195,7 @@ export async function buildApp(deps: AppDeps) {
   // gzip, brotli (quality 4) or deflate as the client accepts, from 1 KiB up; event streams never.
   await app.register(compress, { threshold: 1024 });
   await app.register(cookie, { secret: config.secret });
+  await registerWebApp(app, { directory: deps.webAppDir ?? WEB_APP_DIR });
   const context: AppContext = {
     config,
     db: deps.database.db,

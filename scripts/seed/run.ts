@@ -65,7 +65,9 @@ async function main() {
       .join(', ');
     process.stdout.write(
       `\nDemo data ready (this run created ${made}).\nSign in as ${result.email} with password ${result.password}` +
-        " (Acme Demo is that account's default organization).\n\nThings to try, with its session token in $T:\n" +
+        " (Acme Demo is that account's default organization).\n" +
+        `In a browser: start the service (npm start) and open ${config.appUrl}/.\n\n` +
+        'Things to try from a shell, with its session token in $T:\n' +
         TRY.map((line) => `  ${line}\n`).join(''),
     );
   } finally {

@@ -26,6 +26,8 @@ type Options = {
   databaseUrl?: string;
   /** Where the log goes instead (e.g. a test reading its lines); the level stays the config's. */
   logDestination?: DestinationStream;
+  /** A built web app of the test's own (default: the project's web/dist, when built). */
+  webAppDir?: string;
 };
 
 /** The whole app, as server.ts builds it, on its own database; requests go through `app.inject()`. */
@@ -51,7 +53,7 @@ export async function buildTestApp(options: Options = {}): Promise<TestApp> {
     jobs: jobDefinitions(config, clock),
     pollingIntervalSeconds: 0.5,
   });
-  const app = await buildApp({ config, database, jobs, logger, clock });
+  const app = await buildApp({ config, database, jobs, logger, clock, webAppDir: options.webAppDir });
   return {
     app,
     database,

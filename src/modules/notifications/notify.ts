@@ -28,8 +28,30 @@ export type NotificationInput = {
  * the mails (outbox + durable job) all commit or roll back with the change. Each recipient's
  * preferences for the type decide which of in-app and email they get.
  */
-/** What telling people needs: the time, and the queue that sends their mails. */
-export type NotifyContext = { clock: AppContext['clock']; jobs: Pick<AppContext['jobs'], 'send'> };
+/** What telling people needs: the time, the queue that sends their mails, the app's address for links. */
+export type NotifyContext = {
+  clock: AppContext['clock'];
+  jobs: Pick<AppContext['jobs'], 'send'>;
+  config: Pick<AppContext['config'], 'appUrl'>;
+};
+
+/** The page of the web app a notification opens: its meeting (at the moment, when it has one). */
+export function notificationLink(
+  appUrl: string,
+  input: Pick<NotificationInput, 'targetType' | 'targetId' | 'data'>,
+) {
+  const videoId =
+    typeof input.data?.videoId === 'string'
+      ? input.data.videoId
+      : input.targetType === 'video'
+        ? input.targetId
+        : null;
+  if (!videoId) return `${appUrl}/notifications`;
+  const timestamp = input.data?.timestamp;
+  return typeof timestamp === 'number'
+    ? `${appUrl}/videos/${videoId}?t=${Math.floor(timestamp)}`
+    : `${appUrl}/videos/${videoId}`;
+}
 
 export async function notify(tx: Tx, context: NotifyContext, input: NotificationInput): Promise<void> {
   const recipientIds = [...new Set(input.recipientIds)].filter((id) => id !== input.actorId);
@@ -84,8 +106,10 @@ export async function notify(tx: Tx, context: NotifyContext, input: Notification
       text: [
         input.body,
         '',
+        `Open it: ${notificationLink(context.config.appUrl, input)}`,
+        '',
         '—',
-        'Knowledge Hub. Choose which notifications reach you by email with PUT /users/me/notification-preferences.',
+        `Knowledge Hub. Choose which notifications reach you by email: ${context.config.appUrl}/notifications`,
       ].join('\n'),
     });
   }

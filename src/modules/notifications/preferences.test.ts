@@ -209,6 +209,11 @@ describe('notification preferences', () => {
       });
 
       const received = await mailsTo(ctx(), mailed.email, 2);
+      // Links a person can follow: the web app's pages, not API routes.
+      for (const mail of received) {
+        expect(mail.text).toContain(`Open it: ${ctx().config.appUrl}/notifications`);
+        expect(mail.text).toContain(`reach you by email: ${ctx().config.appUrl}/notifications`);
+      }
       const mails = received.map((mail) => ({
         subject: decodedHeader(mail.subject),
         firstLine: mail.text.split('\n')[0],
