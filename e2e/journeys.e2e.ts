@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { firstLink } from '../test/helpers/smtp.ts';
@@ -116,6 +117,36 @@ describe('the web app in Chromium', () => {
     await page.reload();
     await earlier.first().click();
     await expect.poll(() => page.locator('.message').count()).toBe(2);
+  });
+
+  it('uploads a recording, which plays with seeking and is transcribed into a transcript that follows it', async () => {
+    await page.goto('/library');
+    await page.getByText('Add a meeting').click();
+    await page.getByLabel('Title').fill('Night batch recording');
+    await page.getByRole('button', { name: 'Add meeting' }).click();
+    await page.getByRole('heading', { name: 'Night batch recording', level: 1 }).waitFor();
+    await page
+      .getByLabel('Upload a recording')
+      .setInputFiles(path.join(import.meta.dirname, '../test/fixtures/media/speech.wav'));
+    const player = page.locator('.player video');
+    await player.waitFor();
+    await expect
+      .poll(() => player.evaluate((element: HTMLVideoElement) => element.readyState))
+      .toBeGreaterThanOrEqual(1);
+    expect(await player.evaluate((element: HTMLVideoElement) => Math.round(element.duration * 10) / 10)).toBe(
+      2.3,
+    );
+    // The transcript arrives from the transcription job; its line seeks the recording.
+    const line = page.getByRole('list', { name: 'Transcript' }).getByRole('button').first();
+    await line.waitFor({ timeout: 30_000 });
+    expect(await line.textContent()).toContain('The night batch job filled the disk.');
+    await player.evaluate((element: HTMLVideoElement) => {
+      element.currentTime = 1.5;
+    });
+    await expect.poll(() => position(page)).toMatch(/^0:01 \//);
+    await line.click();
+    await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime)).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('cuts a clip from selected transcript lines and comments at a moment', async () => {

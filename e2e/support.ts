@@ -7,6 +7,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { freePort } from '../test/helpers/ports.ts';
 import { startService, waitForExit, waitForHttp } from '../test/helpers/process.ts';
 import { startSmtpServer } from '../test/helpers/smtp.ts';
+import { startTranscriptionServer } from '../test/helpers/transcription-server.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Screenshots of the main pages, shown in docs/web.md. */
@@ -39,6 +40,9 @@ export async function startStack({ seeded = false }: { seeded?: boolean } = {}) 
     throw new Error('web/dist is missing: run `npm run build:web` (npm install does it)');
   }
   const smtp = await startSmtpServer();
+  // Speech to text: a loopback stand-in that speaks the OpenAI transcription protocol.
+  const speechToText = await startTranscriptionServer();
+  speechToText.say([{ start: 0, end: 2.2, text: 'The night batch job filled the disk.' }], 2.27);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kh-e2e-'));
   // Run as root, the embedded PostgreSQL runs as the `postgres` user, which must reach the directory.
   chmodSync(dataDir, 0o777);
@@ -51,6 +55,8 @@ export async function startStack({ seeded = false }: { seeded?: boolean } = {}) 
     ...database,
     APP_URL: baseUrl,
     SMTP_URL: smtp.url,
+    TRANSCRIBE_PROVIDER: 'openai-compatible',
+    TRANSCRIBE_BASE_URL: speechToText.baseUrl,
     LOG_LEVEL: 'warn',
     // Journeys sign in many times from one address.
     RATE_LIMIT_PER_MINUTE: '100000',
@@ -83,6 +89,7 @@ export async function startStack({ seeded = false }: { seeded?: boolean } = {}) 
       service.child.kill('SIGTERM');
       await waitForExit(service, 30_000);
       await smtp.close();
+      await speechToText.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
     output: () => service.output(),

@@ -227,6 +227,43 @@ export interface paths {
     /** Link the speakers of a video's transcript to members (the video's author or an admin) */
     patch: operations["renameVideoSpeakers"];
   };
+  "/uploads": {
+    /**
+     * Start a resumable upload of a video's recording (tus 1.0; its author or an admin)
+     * @description The tus protocol (tus.io; clients such as tus-js-client, Uppy, tuspy): `Upload-Length` (bytes, up to MEDIA_MAX_BYTES) and `Upload-Metadata` with `videoId` (base64, as tus encodes it) and optionally `filename`. 201 with `Location: /uploads/{id}`; send the bytes with PATCH, resume from the offset HEAD gives. When the last byte arrives the file is checked as POST /videos/{id}/media checks it and becomes the recording. One instance keeps an upload’s lock: behind several instances, route /uploads stickily. An upload not finished within a day is removed.
+     */
+    post: operations["createResumableUpload"];
+  };
+  "/uploads/{id}": {
+    /** Abandon a resumable upload (its creator): what arrived is removed */
+    delete: operations["cancelResumableUpload"];
+    /** How much of a resumable upload has arrived (its creator): `Upload-Offset`, to resume from */
+    head: operations["getResumableUploadOffset"];
+    /**
+     * Send the next bytes of a resumable upload (its creator), from `Upload-Offset`
+     * @description `Content-Type: application/offset+octet-stream`. 204 with the new `Upload-Offset`; the last bytes answer 200 with the stored recording (as POST /videos/{id}/media), or the error that refused it (the upload is then gone). An offset other than the upload’s: 409.
+     */
+    patch: operations["appendResumableUpload"];
+  };
+  "/videos/{id}/media": {
+    /**
+     * Play a video's stored recording: range requests, ETag and Last-Modified (as the video is visible)
+     * @description Members of the video’s organization, or anyone for a public video. Answers `Range: bytes=…` with 206 and `Content-Range` (seeking in a browser `<video>`), `If-None-Match` with 304. 404 when the video holds no stored recording.
+     */
+    get: operations["getVideoMedia"];
+    /**
+     * Upload a video's recording (its author or an admin): stored, measured, and transcribed when a provider is set
+     * @description `multipart/form-data` with the recording in a part named `file` (`curl -F file=@meeting.mp4`): mp4, webm, mov, m4a, mp3, wav, ogg, flac, recognised by its content (a renamed file is a 415), up to MEDIA_MAX_BYTES (413 past it). Its length and codec are read from the container (a cut-off or damaged file is a 400 `INVALID_MEDIA`) and become the video’s `duration`; `videoUrl` then points at GET /videos/{id}/media. A video without a transcript is queued for transcription (`transcriptStatus: queued`) when a provider is configured; otherwise it waits for PUT /videos/{id}/transcript. A new upload replaces the recording.
+     */
+    post: operations["uploadVideoMedia"];
+  };
+  "/share/{token}/media": {
+    /**
+     * Play the stored recording of a shared video (no account): range requests as above
+     * @description For `<video src>`, which cannot send headers, a password-protected link takes its access token (POST /share/{token}/verify) as `?access=` (or `x-share-token`). Views are counted when the page opens (GET /share/{token}), not per range request. Revoked or expired links, deleted videos and videos without a stored recording: 404.
+     */
+    get: operations["playSharedVideoMedia"];
+  };
   "/videos/{id}/knowledge": {
     /**
      * What a video's transcript holds: summary, chapters, decisions, action items, questions and topics, each with the second it was said
@@ -532,7 +569,7 @@ export interface paths {
     post: operations["chat"];
   };
   "/ai/budget": {
-    /** This month's AI credits of an organization (any member). Credits per operation with an OpenAI-compatible model (AI_PROVIDER=openai): qa 1, chat 1, summary 2, meeting_prep 3, insights 1, extraction 2; the local engine is free and not metered. an operation over the budget answers 429 AI_BUDGET_EXCEEDED with Retry-After. Default: your default organization; one you do not belong to is a 403 */
+    /** This month's AI credits of an organization (any member). Credits per operation with an OpenAI-compatible model (AI_PROVIDER=openai): qa 1, chat 1, summary 2, meeting_prep 3, insights 1, extraction 2, transcription 1; the local engine is free and not metered. an operation over the budget answers 429 AI_BUDGET_EXCEEDED with Retry-After. Default: your default organization; one you do not belong to is a 403 */
     get: operations["getAiBudget"];
   };
   "/ai/gaps": {
@@ -823,7 +860,7 @@ export interface components {
       /** @description Every AI feature, zeros included. */
       byFeature: ({
           /** @enum {string} */
-          feature: "qa" | "chat" | "summary" | "meeting_prep" | "insights" | "extraction";
+          feature: "qa" | "chat" | "summary" | "meeting_prep" | "insights" | "extraction" | "transcription";
           credits: number;
           /** @description Successful operations charged (failed ones cost nothing). */
           operations: number;
@@ -1423,6 +1460,13 @@ export interface components {
       collectionId: string | null;
       seriesId: string | null;
       transcript: string | null;
+      /**
+       * @description `none` (no transcript), `queued` or `processing` (a stored recording being transcribed), `ready`, `failed` (see `transcriptError`; PUT /videos/{id}/transcript still works).
+       * @enum {string}
+       */
+      transcriptStatus: "none" | "queued" | "processing" | "ready" | "failed";
+      /** @description Why the last transcription failed. */
+      transcriptError: string | null;
       aiSummary: string | null;
       viewCount: number;
       isPublic: boolean;
@@ -1467,6 +1511,13 @@ export interface components {
       channelId: string | null;
       collectionId: string | null;
       seriesId: string | null;
+      /**
+       * @description `none` (no transcript), `queued` or `processing` (a stored recording being transcribed), `ready`, `failed` (see `transcriptError`; PUT /videos/{id}/transcript still works).
+       * @enum {string}
+       */
+      transcriptStatus: "none" | "queued" | "processing" | "ready" | "failed";
+      /** @description Why the last transcription failed. */
+      transcriptError: string | null;
       aiSummary: string | null;
       viewCount: number;
       isPublic: boolean;
@@ -2316,6 +2367,106 @@ export interface components {
           firstStart: number;
         }[];
     };
+    CreatedShareLinkInput: {
+      /**
+       * Format: uuid
+       * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
+       */
+      id: string;
+      expiresAt: string | null;
+      maxViews: number | null;
+      viewCount: number;
+      hasPassword: boolean;
+      /** @description Null: no domain restriction. */
+      allowedEmailDomains: string[] | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+      /** @description Shown once: only its hash is stored. */
+      token: string;
+      /** @description The page to give out: `{APP_URL}/share/{token}`. */
+      url: string;
+    };
+    ShareLinkInput: {
+      /**
+       * Format: uuid
+       * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
+       */
+      id: string;
+      expiresAt: string | null;
+      maxViews: number | null;
+      viewCount: number;
+      hasPassword: boolean;
+      /** @description Null: no domain restriction. */
+      allowedEmailDomains: string[] | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+      revokedAt: string | null;
+    };
+    ShareAccessInput: {
+      /** @description Send it as the `x-share-token` header. */
+      accessToken: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      expiresAt: string;
+    };
+    SharedVideoInput: {
+      video: {
+        /**
+         * Format: uuid
+         * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
+         */
+        id: string;
+        title: string;
+        description: string | null;
+        duration: string;
+        durationSeconds: number | null;
+        thumbnailUrl: string | null;
+        videoUrl: string | null;
+        recordedAt: string | null;
+        /**
+         * Format: date-time
+         * @example 2026-11-21T10:00:00.000Z
+         */
+        createdAt: string;
+      };
+      /** @description Null when the video has no transcript. */
+      transcript: ({
+        segments: ({
+            start: number;
+            end: number;
+            speaker: string | null;
+            text: string;
+          })[];
+      }) | null;
+      /** @description The link's expiry; null: never. */
+      expiresAt: string | null;
+    };
+    StoredRecordingInput: {
+      /** @description Where it plays from (GET /videos/{id}/media); the video’s `videoUrl`. */
+      url: string;
+      /** @description As read from the file’s content. */
+      contentType: string;
+      container: string | null;
+      codec: string | null;
+      bytes: number;
+      durationSeconds: number | null;
+      /** @description Hex SHA-256 of the file; its ETag. */
+      sha256: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+      video: components["schemas"]["VideoInput"];
+    };
     NotificationInput: {
       /**
        * Format: uuid
@@ -2572,88 +2723,6 @@ export interface components {
        * @example 2026-11-21T10:00:00.000Z
        */
       updatedAt: string;
-    };
-    CreatedShareLinkInput: {
-      /**
-       * Format: uuid
-       * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
-       */
-      id: string;
-      expiresAt: string | null;
-      maxViews: number | null;
-      viewCount: number;
-      hasPassword: boolean;
-      /** @description Null: no domain restriction. */
-      allowedEmailDomains: string[] | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      createdAt: string;
-      /** @description Shown once: only its hash is stored. */
-      token: string;
-      /** @description The page to give out: `{APP_URL}/share/{token}`. */
-      url: string;
-    };
-    ShareLinkInput: {
-      /**
-       * Format: uuid
-       * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
-       */
-      id: string;
-      expiresAt: string | null;
-      maxViews: number | null;
-      viewCount: number;
-      hasPassword: boolean;
-      /** @description Null: no domain restriction. */
-      allowedEmailDomains: string[] | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      createdAt: string;
-      revokedAt: string | null;
-    };
-    ShareAccessInput: {
-      /** @description Send it as the `x-share-token` header. */
-      accessToken: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      expiresAt: string;
-    };
-    SharedVideoInput: {
-      video: {
-        /**
-         * Format: uuid
-         * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
-         */
-        id: string;
-        title: string;
-        description: string | null;
-        duration: string;
-        durationSeconds: number | null;
-        thumbnailUrl: string | null;
-        videoUrl: string | null;
-        recordedAt: string | null;
-        /**
-         * Format: date-time
-         * @example 2026-11-21T10:00:00.000Z
-         */
-        createdAt: string;
-      };
-      /** @description Null when the video has no transcript. */
-      transcript: ({
-        segments: ({
-            start: number;
-            end: number;
-            speaker: string | null;
-            text: string;
-          })[];
-      }) | null;
-      /** @description The link's expiry; null: never. */
-      expiresAt: string | null;
     };
     DecisionInput: {
       /**
@@ -3240,7 +3309,7 @@ export interface components {
       /** @description Every AI feature, zeros included. */
       byFeature: ({
           /** @enum {string} */
-          feature: "qa" | "chat" | "summary" | "meeting_prep" | "insights" | "extraction";
+          feature: "qa" | "chat" | "summary" | "meeting_prep" | "insights" | "extraction" | "transcription";
           credits: number;
           /** @description Successful operations charged (failed ones cost nothing). */
           operations: number;
@@ -3840,6 +3909,13 @@ export interface components {
       collectionId: string | null;
       seriesId: string | null;
       transcript: string | null;
+      /**
+       * @description `none` (no transcript), `queued` or `processing` (a stored recording being transcribed), `ready`, `failed` (see `transcriptError`; PUT /videos/{id}/transcript still works).
+       * @enum {string}
+       */
+      transcriptStatus: "none" | "queued" | "processing" | "ready" | "failed";
+      /** @description Why the last transcription failed. */
+      transcriptError: string | null;
       aiSummary: string | null;
       viewCount: number;
       isPublic: boolean;
@@ -3884,6 +3960,13 @@ export interface components {
       channelId: string | null;
       collectionId: string | null;
       seriesId: string | null;
+      /**
+       * @description `none` (no transcript), `queued` or `processing` (a stored recording being transcribed), `ready`, `failed` (see `transcriptError`; PUT /videos/{id}/transcript still works).
+       * @enum {string}
+       */
+      transcriptStatus: "none" | "queued" | "processing" | "ready" | "failed";
+      /** @description Why the last transcription failed. */
+      transcriptError: string | null;
       aiSummary: string | null;
       viewCount: number;
       isPublic: boolean;
@@ -4733,6 +4816,106 @@ export interface components {
           firstStart: number;
         }[];
     };
+    CreatedShareLink: {
+      /**
+       * Format: uuid
+       * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
+       */
+      id: string;
+      expiresAt: string | null;
+      maxViews: number | null;
+      viewCount: number;
+      hasPassword: boolean;
+      /** @description Null: no domain restriction. */
+      allowedEmailDomains: string[] | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+      /** @description Shown once: only its hash is stored. */
+      token: string;
+      /** @description The page to give out: `{APP_URL}/share/{token}`. */
+      url: string;
+    };
+    ShareLink: {
+      /**
+       * Format: uuid
+       * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
+       */
+      id: string;
+      expiresAt: string | null;
+      maxViews: number | null;
+      viewCount: number;
+      hasPassword: boolean;
+      /** @description Null: no domain restriction. */
+      allowedEmailDomains: string[] | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+      revokedAt: string | null;
+    };
+    ShareAccess: {
+      /** @description Send it as the `x-share-token` header. */
+      accessToken: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      expiresAt: string;
+    };
+    SharedVideo: {
+      video: {
+        /**
+         * Format: uuid
+         * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
+         */
+        id: string;
+        title: string;
+        description: string | null;
+        duration: string;
+        durationSeconds: number | null;
+        thumbnailUrl: string | null;
+        videoUrl: string | null;
+        recordedAt: string | null;
+        /**
+         * Format: date-time
+         * @example 2026-11-21T10:00:00.000Z
+         */
+        createdAt: string;
+      };
+      /** @description Null when the video has no transcript. */
+      transcript: ({
+        segments: ({
+            start: number;
+            end: number;
+            speaker: string | null;
+            text: string;
+          })[];
+      }) | null;
+      /** @description The link's expiry; null: never. */
+      expiresAt: string | null;
+    };
+    StoredRecording: {
+      /** @description Where it plays from (GET /videos/{id}/media); the video’s `videoUrl`. */
+      url: string;
+      /** @description As read from the file’s content. */
+      contentType: string;
+      container: string | null;
+      codec: string | null;
+      bytes: number;
+      durationSeconds: number | null;
+      /** @description Hex SHA-256 of the file; its ETag. */
+      sha256: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+      video: components["schemas"]["Video"];
+    };
     Notification: {
       /**
        * Format: uuid
@@ -4989,88 +5172,6 @@ export interface components {
        * @example 2026-11-21T10:00:00.000Z
        */
       updatedAt: string;
-    };
-    CreatedShareLink: {
-      /**
-       * Format: uuid
-       * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
-       */
-      id: string;
-      expiresAt: string | null;
-      maxViews: number | null;
-      viewCount: number;
-      hasPassword: boolean;
-      /** @description Null: no domain restriction. */
-      allowedEmailDomains: string[] | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      createdAt: string;
-      /** @description Shown once: only its hash is stored. */
-      token: string;
-      /** @description The page to give out: `{APP_URL}/share/{token}`. */
-      url: string;
-    };
-    ShareLink: {
-      /**
-       * Format: uuid
-       * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
-       */
-      id: string;
-      expiresAt: string | null;
-      maxViews: number | null;
-      viewCount: number;
-      hasPassword: boolean;
-      /** @description Null: no domain restriction. */
-      allowedEmailDomains: string[] | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      createdAt: string;
-      revokedAt: string | null;
-    };
-    ShareAccess: {
-      /** @description Send it as the `x-share-token` header. */
-      accessToken: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      expiresAt: string;
-    };
-    SharedVideo: {
-      video: {
-        /**
-         * Format: uuid
-         * @example 01936c2e-7b1a-7c3d-9e4f-0a1b2c3d4e5f
-         */
-        id: string;
-        title: string;
-        description: string | null;
-        duration: string;
-        durationSeconds: number | null;
-        thumbnailUrl: string | null;
-        videoUrl: string | null;
-        recordedAt: string | null;
-        /**
-         * Format: date-time
-         * @example 2026-11-21T10:00:00.000Z
-         */
-        createdAt: string;
-      };
-      /** @description Null when the video has no transcript. */
-      transcript: ({
-        segments: ({
-            start: number;
-            end: number;
-            speaker: string | null;
-            text: string;
-          })[];
-      }) | null;
-      /** @description The link's expiry; null: never. */
-      expiresAt: string | null;
     };
     Decision: {
       /**
@@ -7603,6 +7704,363 @@ export interface operations {
       };
       /** @description Default Response */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Start a resumable upload of a video's recording (tus 1.0; its author or an admin)
+   * @description The tus protocol (tus.io; clients such as tus-js-client, Uppy, tuspy): `Upload-Length` (bytes, up to MEDIA_MAX_BYTES) and `Upload-Metadata` with `videoId` (base64, as tus encodes it) and optionally `filename`. 201 with `Location: /uploads/{id}`; send the bytes with PATCH, resume from the offset HEAD gives. When the last byte arrives the file is checked as POST /videos/{id}/media checks it and becomes the recording. One instance keeps an upload’s lock: behind several instances, route /uploads stickily. An upload not finished within a day is removed.
+   */
+  createResumableUpload: {
+    parameters: {
+      header: {
+        "tus-resumable": "1.0.0";
+        "upload-length": string;
+        "upload-metadata": string;
+      };
+    };
+    responses: {
+      /** @description Created: `Location` is the upload to PATCH, `Upload-Offset` 0 */
+      201: {
+        content: never;
+      };
+      /** @description Default Response */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Abandon a resumable upload (its creator): what arrived is removed */
+  cancelResumableUpload: {
+    parameters: {
+      header: {
+        "tus-resumable": "1.0.0";
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Removed */
+      204: {
+        content: never;
+      };
+      /** @description Default Response */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** How much of a resumable upload has arrived (its creator): `Upload-Offset`, to resume from */
+  getResumableUploadOffset: {
+    parameters: {
+      header: {
+        "tus-resumable": "1.0.0";
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description `Upload-Offset` (how much arrived) and `Upload-Length` */
+      200: {
+        content: never;
+      };
+      /** @description Default Response */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Send the next bytes of a resumable upload (its creator), from `Upload-Offset`
+   * @description `Content-Type: application/offset+octet-stream`. 204 with the new `Upload-Offset`; the last bytes answer 200 with the stored recording (as POST /videos/{id}/media), or the error that refused it (the upload is then gone). An offset other than the upload’s: 409.
+   */
+  appendResumableUpload: {
+    parameters: {
+      header: {
+        "tus-resumable": "1.0.0";
+        "upload-offset": string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["StoredRecording"];
+        };
+      };
+      /** @description Received: `Upload-Offset` says how far */
+      204: {
+        content: never;
+      };
+      /** @description Default Response */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Play a video's stored recording: range requests, ETag and Last-Modified (as the video is visible)
+   * @description Members of the video’s organization, or anyone for a public video. Answers `Range: bytes=…` with 206 and `Content-Range` (seeking in a browser `<video>`), `If-None-Match` with 304. 404 when the video holds no stored recording.
+   */
+  getVideoMedia: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The recording */
+      200: {
+        content: {
+          "application/octet-stream": string;
+        };
+      };
+      /** @description The requested range of the recording */
+      206: {
+        content: {
+          "application/octet-stream": string;
+        };
+      };
+      /** @description With an object store (S3_BUCKET): to a short-lived presigned address of the recording */
+      302: {
+        content: never;
+      };
+      /** @description Default Response */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      416: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Upload a video's recording (its author or an admin): stored, measured, and transcribed when a provider is set
+   * @description `multipart/form-data` with the recording in a part named `file` (`curl -F file=@meeting.mp4`): mp4, webm, mov, m4a, mp3, wav, ogg, flac, recognised by its content (a renamed file is a 415), up to MEDIA_MAX_BYTES (413 past it). Its length and codec are read from the container (a cut-off or damaged file is a 400 `INVALID_MEDIA`) and become the video’s `duration`; `videoUrl` then points at GET /videos/{id}/media. A video without a transcript is queued for transcription (`transcriptStatus: queued`) when a provider is configured; otherwise it waits for PUT /videos/{id}/transcript. A new upload replaces the recording.
+   */
+  uploadVideoMedia: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /**
+           * Format: binary
+           * @description The recording: mp4, webm, mov, m4a, mp3, wav, ogg or flac.
+           */
+          file?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": components["schemas"]["StoredRecording"];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Play the stored recording of a shared video (no account): range requests as above
+   * @description For `<video src>`, which cannot send headers, a password-protected link takes its access token (POST /share/{token}/verify) as `?access=` (or `x-share-token`). Views are counted when the page opens (GET /share/{token}), not per range request. Revoked or expired links, deleted videos and videos without a stored recording: 404.
+   */
+  playSharedVideoMedia: {
+    parameters: {
+      query?: {
+        access?: string;
+      };
+      path: {
+        token: string;
+      };
+    };
+    responses: {
+      /** @description The recording */
+      200: {
+        content: {
+          "application/octet-stream": string;
+        };
+      };
+      /** @description The requested range of the recording */
+      206: {
+        content: {
+          "application/octet-stream": string;
+        };
+      };
+      /** @description With an object store (S3_BUCKET): to a short-lived presigned address of the recording */
+      302: {
+        content: never;
+      };
+      /** @description Default Response */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      416: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -10716,7 +11174,7 @@ export interface operations {
       };
     };
   };
-  /** This month's AI credits of an organization (any member). Credits per operation with an OpenAI-compatible model (AI_PROVIDER=openai): qa 1, chat 1, summary 2, meeting_prep 3, insights 1, extraction 2; the local engine is free and not metered. an operation over the budget answers 429 AI_BUDGET_EXCEEDED with Retry-After. Default: your default organization; one you do not belong to is a 403 */
+  /** This month's AI credits of an organization (any member). Credits per operation with an OpenAI-compatible model (AI_PROVIDER=openai): qa 1, chat 1, summary 2, meeting_prep 3, insights 1, extraction 2, transcription 1; the local engine is free and not metered. an operation over the budget answers 429 AI_BUDGET_EXCEEDED with Retry-After. Default: your default organization; one you do not belong to is a 403 */
   getAiBudget: {
     parameters: {
       query?: {

@@ -45,6 +45,8 @@ import { insightRoutes } from './modules/insights/routes.ts';
 import { integrationRoutes } from './modules/integrations/routes.ts';
 import { registerDeliveryWaker } from './modules/integrations/wake.ts';
 import { knowledgeRoutes } from './modules/knowledge/routes.ts';
+import { mediaRoutes } from './modules/media/routes.ts';
+import { mediaStoreFor } from './modules/media/stores.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { notificationStreamRoutes } from './modules/notifications/stream-routes.ts';
 import { organizationRoutes } from './modules/organizations/routes.ts';
@@ -223,6 +225,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(betaAccessRoutes, { context });
   await app.register(videoRoutes, { context });
   await app.register(transcriptRoutes, { context });
+  await app.register(mediaRoutes, { context, store: mediaStoreFor(config) });
   await app.register(knowledgeRoutes, { context });
   await app.register(channelRoutes, { context });
   await app.register(seriesRoutes, { context });

@@ -62,6 +62,59 @@ describe('parseConfig', () => {
     expect(parseConfig({ AI_METER_LOCAL: 'true' }).ai.meterLocal).toBe(true);
   });
 
+  it('stores recordings up to 2 GiB and transcribes none unless a provider is set, with its base URL', () => {
+    expect(parseConfig({}).media).toEqual({
+      maxBytes: 2 * 1024 ** 3,
+      s3: undefined,
+      transcription: { provider: 'none' },
+    });
+    expect(() => parseConfig({ TRANSCRIBE_PROVIDER: 'openai-compatible' })).toThrow(/TRANSCRIBE_BASE_URL/);
+    expect(
+      parseConfig({
+        TRANSCRIBE_PROVIDER: 'openai-compatible',
+        TRANSCRIBE_BASE_URL: 'http://whisper.internal:8080/v1/',
+        MEDIA_MAX_BYTES: '1048576',
+      }).media,
+    ).toEqual({
+      maxBytes: 1048576,
+      s3: undefined,
+      transcription: {
+        provider: 'openai-compatible',
+        baseUrl: 'http://whisper.internal:8080/v1',
+        apiKey: undefined,
+        model: 'whisper-1',
+        maxBytes: 25 * 1024 ** 2,
+        timeoutMs: 600_000,
+        creditsPerMinute: 1,
+        ffmpegPath: undefined,
+      },
+    });
+    expect(() => parseConfig({ TRANSCRIBE_PROVIDER: 'whisper' })).toThrow(/TRANSCRIBE_PROVIDER/);
+  });
+
+  it('keeps recordings on the local disk unless S3_BUCKET names a bucket, with both keys or none', () => {
+    expect(parseConfig({}).media.s3).toBeUndefined();
+    expect(
+      parseConfig({ S3_BUCKET: 'recordings', S3_ENDPOINT: 'http://minio.internal:9000' }).media.s3,
+    ).toEqual({
+      bucket: 'recordings',
+      endpoint: 'http://minio.internal:9000',
+      region: 'us-east-1',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      forcePathStyle: true,
+      presignSeconds: 900,
+    });
+    // AWS itself: no endpoint, virtual-hosted buckets.
+    expect(parseConfig({ S3_BUCKET: 'recordings', S3_REGION: 'eu-west-1' }).media.s3).toMatchObject({
+      region: 'eu-west-1',
+      forcePathStyle: false,
+    });
+    expect(() => parseConfig({ S3_BUCKET: 'recordings', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(
+      /S3_SECRET_ACCESS_KEY/,
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(parseConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });

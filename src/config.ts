@@ -109,6 +109,26 @@ const envSchema = z
     AI_MODEL: z.string().trim().min(1).optional(),
     AI_EMBEDDING_MODEL: z.string().trim().min(1).optional(),
     AI_TIMEOUT_MS: positiveInt.default(30_000),
+    MEDIA_MAX_BYTES: positiveInt.default(2 * 1024 ** 3),
+    S3_BUCKET: z.string().trim().min(1).optional(),
+    S3_ENDPOINT: httpUrl.optional(),
+    S3_REGION: z.string().trim().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
+    S3_FORCE_PATH_STYLE: z.stringbool({ error: 'must be true or false' }).optional(),
+    S3_PRESIGN_SECONDS: positiveInt.default(900),
+    TRANSCRIBE_PROVIDER: z.enum(['none', 'openai-compatible']).default('none'),
+    TRANSCRIBE_BASE_URL: httpUrl.optional(),
+    TRANSCRIBE_API_KEY: z.string().trim().min(1).optional(),
+    TRANSCRIBE_MODEL: z.string().trim().min(1).default('whisper-1'),
+    TRANSCRIBE_MAX_BYTES: positiveInt.default(25 * 1024 ** 2),
+    TRANSCRIBE_TIMEOUT_MS: positiveInt.default(10 * 60_000),
+    FFMPEG_PATH: z.string().trim().min(1).optional(),
+    TRANSCRIBE_CREDITS_PER_MINUTE: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(0, 'must be 0 or more')
+      .default(1),
     SMTP_URL: z
       .url({ error: 'must be an smtp:// or smtps:// URL' })
       .refine((value) => /^smtps?:\/\//.test(value), 'must be an smtp:// or smtps:// URL')
@@ -139,6 +159,10 @@ const envSchema = z
       }
     };
     if (env.AI_PROVIDER === 'openai') required(['AI_API_KEY', 'AI_MODEL'], 'AI_PROVIDER is openai');
+    if (env.S3_ACCESS_KEY_ID || env.S3_SECRET_ACCESS_KEY)
+      required(['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], 'one S3 key is set');
+    if (env.TRANSCRIBE_PROVIDER === 'openai-compatible')
+      required(['TRANSCRIBE_BASE_URL'], 'TRANSCRIBE_PROVIDER is openai-compatible');
     if (env.BILLING_PROVIDER === 'stripe') required(STRIPE_KEYS, 'BILLING_PROVIDER is stripe');
   });
 
@@ -192,6 +216,38 @@ export type Config = {
     model: string | undefined;
     embeddingModel: string | undefined;
     timeoutMs: number;
+  };
+  /** Recordings: stored under DATA_DIR/media, transcribed by a speech-to-text provider when one is set. */
+  media: {
+    maxBytes: number;
+    /** Set: recordings live in this S3-compatible bucket; unset: under DATA_DIR/media. */
+    s3:
+      | {
+          bucket: string;
+          endpoint: string | undefined;
+          region: string;
+          accessKeyId: string | undefined;
+          secretAccessKey: string | undefined;
+          /** Bucket in the path (MinIO and most S3-compatible stores), not the host name (AWS). */
+          forcePathStyle: boolean;
+          presignSeconds: number;
+        }
+      | undefined;
+    transcription:
+      | { provider: 'none' }
+      | {
+          provider: 'openai-compatible';
+          baseUrl: string;
+          apiKey: string | undefined;
+          model: string;
+          /** The provider's file size limit: a larger recording is refused with a clear error. */
+          maxBytes: number;
+          timeoutMs: number;
+          /** AI credits per started minute of recording (0: not metered, a provider run in-house). */
+          creditsPerMinute: number;
+          /** The ffmpeg that splits recordings over `maxBytes`; unset: the one @ffmpeg-installer ships. */
+          ffmpegPath: string | undefined;
+        };
   };
   /** Unset: mails stay in the outbox table and their text is logged. */
   smtpUrl: string | undefined;
@@ -292,6 +348,33 @@ export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, 'secret'> & { 
       model: values.AI_MODEL,
       embeddingModel: values.AI_EMBEDDING_MODEL,
       timeoutMs: values.AI_TIMEOUT_MS,
+    },
+    media: {
+      maxBytes: values.MEDIA_MAX_BYTES,
+      s3: values.S3_BUCKET
+        ? {
+            bucket: values.S3_BUCKET,
+            endpoint: values.S3_ENDPOINT,
+            region: values.S3_REGION,
+            accessKeyId: values.S3_ACCESS_KEY_ID,
+            secretAccessKey: values.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: values.S3_FORCE_PATH_STYLE ?? values.S3_ENDPOINT !== undefined,
+            presignSeconds: values.S3_PRESIGN_SECONDS,
+          }
+        : undefined,
+      transcription:
+        values.TRANSCRIBE_PROVIDER === 'openai-compatible'
+          ? {
+              provider: 'openai-compatible',
+              baseUrl: (values.TRANSCRIBE_BASE_URL as string).replace(/\/$/, ''),
+              apiKey: values.TRANSCRIBE_API_KEY,
+              model: values.TRANSCRIBE_MODEL,
+              maxBytes: values.TRANSCRIBE_MAX_BYTES,
+              timeoutMs: values.TRANSCRIBE_TIMEOUT_MS,
+              creditsPerMinute: values.TRANSCRIBE_CREDITS_PER_MINUTE,
+              ffmpegPath: values.FFMPEG_PATH,
+            }
+          : { provider: 'none' },
     },
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM ?? `Knowledge Hub <no-reply@${new URL(appUrl).hostname}>`,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { assert, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedUpUser } from './helpers/factories.ts';
 import { buildFixtures, type Fixtures, useMatrixApp } from './helpers/matrix-fixtures.ts';
+import { fileForm, SPEECH } from './helpers/media.ts';
 import type { Method } from './helpers/requests.ts';
 
 /**
@@ -114,6 +115,14 @@ const EXPECTED: Record<string, Row> = {
   'POST /videos/{id}/views':                           [OK,        OK,        OK,        OK,        NOT_FOUND, NOT_FOUND],
   'GET /videos/{id}/transcript':                       [OK,        OK,        OK,        OK,        NOT_FOUND, NOT_FOUND],
   'PUT /videos/{id}/transcript':                       [OK,        OK,        FORBIDDEN, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED],
+  // A recording is the video's, as its transcript: its author or an admin uploads; who reads the video plays it.
+  'POST /videos/{id}/media':                           [OK,        OK,        FORBIDDEN, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED],
+  'GET /videos/{id}/media':                            [OK,        OK,        OK,        OK,        NOT_FOUND, NOT_FOUND],
+  // A resumable upload starts as the recording's upload does; only its creator may go on with it.
+  'POST /uploads':                                     [OK,        OK,        FORBIDDEN, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED],
+  'HEAD /uploads/{id}':                                [OK,        NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, UNAUTHENTICATED],
+  'PATCH /uploads/{id}':                               [OK,        NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, UNAUTHENTICATED],
+  'DELETE /uploads/{id}':                              [OK,        NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, UNAUTHENTICATED],
   'GET /videos/{id}/subtitles.vtt':                    [OK,        OK,        OK,        OK,        NOT_FOUND, NOT_FOUND],
   'GET /videos/{id}/subtitles.srt':                    [OK,        OK,        OK,        OK,        NOT_FOUND, NOT_FOUND],
   'GET /videos/{id}/knowledge':                        [OK,        OK,        OK,        OK,        NOT_FOUND, NOT_FOUND],
@@ -169,6 +178,7 @@ const EXPECTED: Record<string, Row> = {
   'DELETE /share-links/{id}':                          [OK,        OK,        FORBIDDEN, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED],
   'GET /share/{token}':                                [OK,        OK,        OK,        OK,        OK,        OK],
   'POST /share/{token}/verify':                        [OK,        OK,        OK,        OK,        OK,        OK],
+  'GET /share/{token}/media':                          [OK,        OK,        OK,        OK,        OK,        OK],
 
   // Search: any member; saved searches and history are their person's alone.
   'GET /search':                                       [OK,        OK,        OK,        OK,        FORBIDDEN, UNAUTHENTICATED],
@@ -395,6 +405,36 @@ const REQUESTS: Record<string, RequestOf> = {
   'POST /videos/{id}/restore': async (f) => ({ url: `/videos/${(await f.fresh.deletedVideo()).id}/restore` }),
   'POST /videos/{id}/views': (f) => ({ url: `/videos/${f.video.id}/views`, payload: { position: 12 } }),
   'GET /videos/{id}/transcript': (f) => ({ url: `/videos/${f.video.id}/transcript` }),
+  'POST /videos/{id}/media': async (f) => ({
+    url: `/videos/${(await f.fresh.video()).id}/media`,
+    ...fileForm(SPEECH, 'speech.wav', 'audio/wav'),
+  }),
+  'GET /videos/{id}/media': async (f) => ({ url: `/videos/${(await f.fresh.recording()).id}/media` }),
+  'POST /uploads': async (f) => ({
+    url: '/uploads',
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-length': String(SPEECH.length),
+      'upload-metadata': `videoId ${Buffer.from((await f.fresh.video()).id).toString('base64')}`,
+    },
+  }),
+  'HEAD /uploads/{id}': async (f) => ({
+    url: await f.fresh.upload(),
+    headers: { 'tus-resumable': '1.0.0' },
+  }),
+  'PATCH /uploads/{id}': async (f) => ({
+    url: await f.fresh.upload(),
+    payload: SPEECH.subarray(0, 1000),
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-offset': '0',
+      'content-type': 'application/offset+octet-stream',
+    },
+  }),
+  'DELETE /uploads/{id}': async (f) => ({
+    url: await f.fresh.upload(),
+    headers: { 'tus-resumable': '1.0.0' },
+  }),
   // Another video: replacing the meeting's transcript would re-extract the topics other cells read.
   'PUT /videos/{id}/transcript': async (f) => ({
     url: `/videos/${(await f.fresh.video()).id}/transcript`,
@@ -482,6 +522,7 @@ const REQUESTS: Record<string, RequestOf> = {
   'GET /videos/{id}/share-links': (f) => ({ url: `/videos/${f.video.id}/share-links` }),
   'DELETE /share-links/{id}': async (f) => ({ url: `/share-links/${(await f.fresh.shareLink()).id}` }),
   'GET /share/{token}': (f) => ({ url: `/share/${f.shareLink.token}` }),
+  'GET /share/{token}/media': async (f) => ({ url: `/share/${await f.fresh.sharedRecording()}/media` }),
   'POST /share/{token}/verify': (f) => ({
     url: `/share/${f.passwordShareLink.token}/verify`,
     payload: { password: f.passwordShareLink.password },

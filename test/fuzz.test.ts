@@ -317,7 +317,8 @@ describe('fuzzing every operation', () => {
               );
             const label = `${operation.method} ${url.slice(0, 200)} → ${response.statusCode} ${response.body.slice(0, 300)}`;
             expect(response.statusCode, label).toBeLessThan(500);
-            if (response.statusCode >= 400) {
+            // A HEAD answer has no body to hold the error.
+            if (response.statusCode >= 400 && operation.method !== 'HEAD') {
               expect(errorResponseSchema.safeParse(response.json()).success, label).toBe(true);
               if (before) expect(await counts(), label).toEqual(before);
             }

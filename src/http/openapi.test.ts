@@ -59,6 +59,9 @@ describe('OpenAPI document and reference page', () => {
       // Browser redirects (OAuth start and callback) succeed with a bodiless 302.
       if (!success && operation.responses?.['302']) continue;
       expect(success, where).toBeDefined();
+      // The tus protocol's answers (resumable uploads) carry their news in headers.
+      if (path.startsWith('/uploads') && success?.[0] !== '200') continue;
+      if (path.startsWith('/uploads') && method === 'head') continue;
       expect(Object.values(success?.[1].content ?? {})[0]?.schema, where).toBeDefined();
     }
   });

@@ -21,7 +21,12 @@ type Transform = typeof jsonSchemaTransform;
 const withOperationDetails: Transform = (input) => {
   const { schema, url } = jsonSchemaTransform(input);
   const method = [input.route.method].flat()[0] as string;
-  if (method === 'HEAD' || schema.hide) return { schema, url };
+  // HEAD routes Fastify adds beside GET ones are not operations of their own; a route's own HEAD is.
+  const shadow =
+    method === 'HEAD' &&
+    !(input.route.config as { swagger?: { exposeHeadRoute?: boolean } } | undefined)?.swagger
+      ?.exposeHeadRoute;
+  if (shadow || schema.hide) return { schema, url };
   const key = `${method} ${url.replace(/:(\w+)/g, '{$1}')}`;
   const operationId = OPERATION_IDS[key];
   if (!operationId) throw new Error(`no operationId for ${key}: add it to src/http/operation-ids.ts`);

@@ -55,6 +55,8 @@ export async function registerWebApp(app: FastifyInstance, { directory }: { dire
     maxAge: '365d',
     index: false,
     wildcard: true,
+    // Media routes decorate their own replies with sendFile.
+    decorateReply: false,
   });
   app.addHook('onRequest', async (request, reply) => {
     if (!isPageNavigation(request)) return;

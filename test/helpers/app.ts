@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { DestinationStream } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
@@ -33,12 +36,14 @@ type Options = {
 /** The whole app, as server.ts builds it, on its own database; requests go through `app.inject()`. */
 export async function buildTestApp(options: Options = {}): Promise<TestApp> {
   const owned = options.databaseUrl ? undefined : await createTestDatabase();
+  // Recordings are stored under DATA_DIR: each app gets its own, removed when it closes.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kh-test-data-'));
   const databaseUrl = options.databaseUrl ?? (owned?.url as string);
   const config: Config = {
     ...parseConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      DATA_DIR: '/nonexistent',
+      DATA_DIR: dataDir,
       ...options.env,
     }),
     secret: 'test-secret-that-is-at-least-32-characters-long',
@@ -66,6 +71,7 @@ export async function buildTestApp(options: Options = {}): Promise<TestApp> {
       await jobs.stop(1000);
       await database.close();
       await owned?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

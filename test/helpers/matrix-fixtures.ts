@@ -12,6 +12,7 @@ import {
 import { buildTestApp } from './app.ts';
 import { type SignedUpUser, signUpUser } from './factories.ts';
 import { waitForKnowledge } from './knowledge.ts';
+import { fileForm, SPEECH } from './media.ts';
 import { githubIdentity, googleIdentity, type OAuthServer, startOAuthServer } from './oauth-server.ts';
 import type { Method } from './requests.ts';
 import { startSmtpServer } from './smtp.ts';
@@ -181,6 +182,42 @@ export async function buildFixtures(testApp: MatrixApp) {
   /** Factories: a fresh object for each cell of an operation that destroys or uses up its target. */
   const fresh = {
     video: () => byOwner.post('/videos', { organizationId, title: `Scratch ${unique()}`, duration: '1:00' }),
+    /** A fresh video holding a stored recording. */
+    recording: async () => {
+      const made = await fresh.video();
+      const form = fileForm(SPEECH, 'speech.wav', 'audio/wav');
+      const response = await testApp.app.inject({
+        method: 'POST',
+        url: `/videos/${made.id}/media`,
+        headers: { ...owner.headers, ...form.headers },
+        payload: form.payload,
+      });
+      if (response.statusCode !== 201)
+        throw new Error(`upload failed: ${response.statusCode} ${response.body}`);
+      return made;
+    },
+    /** The address of a resumable upload the owner started for a fresh video. */
+    upload: async () => {
+      const made = await fresh.video();
+      const response = await testApp.app.inject({
+        method: 'POST',
+        url: '/uploads',
+        headers: {
+          ...owner.headers,
+          'tus-resumable': '1.0.0',
+          'upload-length': String(SPEECH.length),
+          'upload-metadata': `videoId ${Buffer.from(made.id).toString('base64')}`,
+        },
+      });
+      if (response.statusCode !== 201)
+        throw new Error(`upload failed: ${response.statusCode} ${response.body}`);
+      return response.headers.location as string;
+    },
+    /** The token of a share link to a fresh video holding a stored recording. */
+    sharedRecording: async () => {
+      const made = await fresh.recording();
+      return (await byOwner.post<Id & { token: string }>(`/videos/${made.id}/share-links`, {})).token;
+    },
     /** A video the owner deleted (soft), ready to be restored. */
     deletedVideo: async () => {
       const made = await fresh.video();

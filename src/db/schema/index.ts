@@ -9,6 +9,7 @@ export * from './integrations.ts';
 export * from './knowledge.ts';
 export * from './library.ts';
 export * from './mail.ts';
+export * from './media.ts';
 export * from './organizations.ts';
 export * from './rate-limits.ts';
 export * from './search.ts';

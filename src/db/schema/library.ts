@@ -95,6 +95,9 @@ export const collections = pgTable(
   ],
 );
 
+export const transcriptStatuses = ['none', 'queued', 'processing', 'ready', 'failed'] as const;
+export type TranscriptStatus = (typeof transcriptStatuses)[number];
+
 export const videos = pgTable(
   'videos',
   {
@@ -113,6 +116,10 @@ export const videos = pgTable(
     videoUrl: text('video_url'),
     /** The transcript as uploaded; its parsed form is `transcript_segments`. */
     transcript: text('transcript'),
+    /** Where the transcript stands: none, queued or processing (a recording being transcribed), ready, failed. */
+    transcriptStatus: text('transcript_status').$type<TranscriptStatus>().notNull().default('none'),
+    /** Why the last transcription failed, for people to read. */
+    transcriptError: text('transcript_error'),
     aiSummary: text('ai_summary'),
     viewCount: integer('view_count').notNull().default(0),
     isPublic: boolean('is_public').notNull().default(false),
@@ -130,6 +137,10 @@ export const videos = pgTable(
   },
   (table) => [
     index('videos_organization_created_idx').on(table.organizationId, table.createdAt),
+    check(
+      'videos_transcript_status_check',
+      sql`${table.transcriptStatus} IN ('none', 'queued', 'processing', 'ready', 'failed')`,
+    ),
     index('videos_organization_title_idx').on(table.organizationId, table.title),
     index('videos_organization_views_idx').on(table.organizationId, table.viewCount),
     index('videos_author_id_idx').on(table.authorId),

@@ -109,6 +109,7 @@ describe('AI credit budget', () => {
       meeting_prep: 3,
       insights: 1,
       extraction: 2,
+      transcription: 1,
     });
   });
 

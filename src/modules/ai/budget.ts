@@ -8,13 +8,23 @@ import { monthlyAiCredits } from '../billing/state.ts';
 import { type NotifyContext, notify } from '../notifications/notify.ts';
 import { resolveAiScope } from './scope.ts';
 
-export const AI_FEATURES = ['qa', 'chat', 'summary', 'meeting_prep', 'insights', 'extraction'] as const;
+export const AI_FEATURES = [
+  'qa',
+  'chat',
+  'summary',
+  'meeting_prep',
+  'insights',
+  'extraction',
+  'transcription',
+] as const;
 export type AiFeature = (typeof AI_FEATURES)[number];
 
 /**
  * Credits per operation, in proportion to the work an operation does: a question or a chat turn
  * (qa, chat) and insights read a few retrieved passages; a summary or an extraction reads a whole
- * transcript; meeting prep reads several videos and writes a briefing.
+ * transcript; meeting prep reads several videos and writes a briefing. Transcription's is per
+ * started minute of the recording (TRANSCRIBE_CREDITS_PER_MINUTE sets it; 0 for a provider the
+ * organization runs itself).
  */
 export const AI_COSTS: Record<AiFeature, number> = {
   qa: 1,
@@ -23,6 +33,7 @@ export const AI_COSTS: Record<AiFeature, number> = {
   meeting_prep: 3,
   insights: 1,
   extraction: 2,
+  transcription: 1,
 };
 
 /**

@@ -315,6 +315,8 @@ describe('channels', () => {
         collectionId: null,
         seriesId: null,
         hasTranscript: false,
+        transcriptStatus: 'none',
+        transcriptError: null,
         aiSummary: null,
         viewCount: 0,
         isPublic: false,

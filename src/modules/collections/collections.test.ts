@@ -293,6 +293,8 @@ describe('collections', () => {
         collectionId: collection.id,
         seriesId: null,
         transcript: null,
+        transcriptStatus: 'none',
+        transcriptError: null,
         aiSummary: null,
         viewCount: 0,
         isPublic: false,

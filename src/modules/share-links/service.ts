@@ -6,6 +6,7 @@ import { errors } from '../../http/errors.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { recordActivity } from '../activity/service.ts';
+import { mediaUrl, sharedMediaUrl } from '../media/urls.ts';
 import { transcriptSegmentsOf } from '../transcripts/segments.ts';
 import { requireVideoAccess } from '../videos/access.ts';
 import { issueAccessToken, isValidAccessToken } from './access-tokens.ts';
@@ -115,14 +116,21 @@ export type ShareCaller = { accessToken: string | undefined; signedInEmail: () =
  * The link behind a token, when it may be opened at all: revoked, expired or exhausted links and
  * deleted videos are all "not found", like an unknown token. Then the email domain restriction.
  */
-async function openableLink(context: AppContext, token: string, caller: ShareCaller) {
+async function openableLink(
+  context: AppContext,
+  token: string,
+  caller: ShareCaller,
+  { viewCap = true }: { viewCap?: boolean } = {},
+) {
   const [row] = await context.db
     .select({ link: shareLinks, video: videos })
     .from(shareLinks)
     .innerJoin(videos, eq(videos.id, shareLinks.videoId))
     .where(eq(shareLinks.tokenHash, hashToken(token)));
   const now = context.clock.now();
-  if (!row || !isOpenable(row.link, now) || row.video.isDeleted) throw errors.notFound(NOT_FOUND);
+  const open =
+    row && (viewCap ? isOpenable(row.link, now) : isOpenable({ ...row.link, maxViews: null }, now));
+  if (!row || !open || row.video.isDeleted) throw errors.notFound(NOT_FOUND);
   const { link } = row;
   if (link.allowedEmailDomains?.length) {
     const domain = caller.signedInEmail().split('@').pop()?.toLowerCase() ?? '';
@@ -146,6 +154,18 @@ export async function verifySharePassword(
     throw errors.badRequest('Invalid password', 'INVALID_PASSWORD');
   }
   return issueAccessToken(context.config.secret, link, now);
+}
+
+/**
+ * The video a share link plays, password checked. Its views are counted when the page opens, not
+ * per range request of the player: a link on its last allowed view still plays what it opened.
+ */
+export async function playableSharedVideo(context: AppContext, token: string, caller: ShareCaller) {
+  const { link, video, now } = await openableLink(context, token, caller, { viewCap: false });
+  if (link.passwordHash && !isValidAccessToken(context.config.secret, link.id, caller.accessToken, now)) {
+    throw errors.unauthorized('Password required', 'PASSWORD_REQUIRED');
+  }
+  return video.id;
 }
 
 /** The shared video's public fields and transcript; each successful request counts one view. */
@@ -188,7 +208,9 @@ export async function openSharedVideo(
       duration: video.duration,
       durationSeconds: video.durationSeconds,
       thumbnailUrl: video.thumbnailUrl,
-      videoUrl: video.videoUrl,
+      // A recording the service stores plays through the link, to people without an account.
+      videoUrl:
+        video.videoUrl === mediaUrl(context, video.id) ? sharedMediaUrl(context, token) : video.videoUrl,
       recordedAt: video.recordedAt,
       createdAt: video.createdAt,
     },

@@ -73,10 +73,37 @@ async function writeTranscript(
   await storeSegments(tx, video, segments);
   await tx
     .update(videos)
-    .set({ transcript: text, updatedAt: context.clock.now() })
+    .set({
+      transcript: text,
+      transcriptStatus: text === null ? 'none' : 'ready',
+      transcriptError: null,
+      updatedAt: context.clock.now(),
+    })
     .where(eq(videos.id, video.id));
   await requestKnowledgeExtraction(tx, context, { ...video, hasTranscript: segments.length > 0 });
   await requestEmbeddings(tx, context.jobs, video.id, context.config);
+}
+
+/**
+ * Makes ready segments (a client's, or a speech-to-text provider's) the video's transcript, kept
+ * as WebVTT: the one text format that carries times and speakers both.
+ */
+export async function storeSegmentsTranscript(
+  tx: Tx,
+  context: TranscriptWriteContext,
+  video: { id: string; organizationId: string },
+  given: Array<{ start: number; end: number; speaker?: string | null; text: string }>,
+): Promise<{ text: string; segmentCount: number }> {
+  const segments = given.map((segment, index) => ({
+    index,
+    start: roundTime(segment.start),
+    end: roundTime(segment.end),
+    speaker: segment.speaker ? cleanText(segment.speaker).replace(/\n/g, ' ') : null,
+    text: cleanText(segment.text),
+  }));
+  const text = toVtt(segments);
+  await writeTranscript(tx, context, video, text, segments);
+  return { text, segmentCount: segments.length };
 }
 
 async function durationOf(tx: Tx, videoId: string): Promise<number | null> {
@@ -219,17 +246,7 @@ export async function putTranscript(
     let text: string | null;
     let segmentCount: number;
     if (body.segments) {
-      const segments = body.segments.map((segment, index) => ({
-        index,
-        start: roundTime(segment.start),
-        end: roundTime(segment.end),
-        speaker: segment.speaker ? cleanText(segment.speaker).replace(/\n/g, ' ') : null,
-        text: cleanText(segment.text),
-      }));
-      // Kept as WebVTT, the one text format that carries times and speakers both.
-      text = toVtt(segments);
-      segmentCount = segments.length;
-      await writeTranscript(tx, context, target, text, segments);
+      ({ text, segmentCount } = await storeSegmentsTranscript(tx, context, target, body.segments));
     } else {
       text = body.text ?? null;
       ({ segmentCount } = await replaceTranscript(tx, context, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { videos } from '../../db/schema/index.ts';
+import { transcriptStatuses, type videos } from '../../db/schema/index.ts';
 import { EXAMPLE_ID, uuid } from '../../http/ids.ts';
 import { requestExample } from '../../http/openapi.ts';
 import { paginationQuery } from '../../http/pagination.ts';
@@ -24,6 +24,12 @@ export const videoSchema = z
     collectionId: uuid().nullable(),
     seriesId: uuid().nullable(),
     transcript: z.string().nullable(),
+    transcriptStatus: z.enum(transcriptStatuses).meta({
+      description:
+        '`none` (no transcript), `queued` or `processing` (a stored recording being transcribed), `ready`, ' +
+        '`failed` (see `transcriptError`; PUT /videos/{id}/transcript still works).',
+    }),
+    transcriptError: z.string().nullable().meta({ description: 'Why the last transcription failed.' }),
     aiSummary: z.string().nullable(),
     viewCount: z.number(),
     isPublic: z.boolean(),
@@ -81,6 +87,8 @@ export const toVideoView = (row: VideoRow): VideoView => ({
   collectionId: row.collectionId,
   seriesId: row.seriesId,
   transcript: row.transcript,
+  transcriptStatus: row.transcriptStatus,
+  transcriptError: row.transcriptError,
   aiSummary: row.aiSummary,
   viewCount: row.viewCount,
   isPublic: row.isPublic,

@@ -9,7 +9,10 @@ import type { MailingTestApp } from '../organizations/test-support.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** The spec's Video fields with their types, plus the library's durationSeconds, seriesId and recordedAt. */
+/**
+ * The spec's Video fields with their types, plus the library's durationSeconds, seriesId,
+ * recordedAt and transcript status.
+ */
 const VIDEO_FIELDS = {
   id: 'uuid',
   title: 'string',
@@ -24,6 +27,8 @@ const VIDEO_FIELDS = {
   collectionId: 'uuid|null',
   seriesId: 'uuid|null',
   transcript: 'string|null',
+  transcriptStatus: 'string',
+  transcriptError: 'string|null',
   aiSummary: 'string|null',
   viewCount: 'number',
   isPublic: 'boolean',

@@ -74,3 +74,19 @@ describe('transcript sync', () => {
     expect(html.match(/aria-pressed="false"/g)).toHaveLength(1);
   });
 });
+
+describe('a shared recording’s address', () => {
+  const origin = 'https://hub.example.com';
+  it('carries a password link’s access token, which a <video> cannot send as a header', async () => {
+    const { playableUrl } = await import('../pages/SharedMeeting.tsx');
+    expect(playableUrl(`${origin}/share/tok/media`, 'a b', origin)).toBe(
+      `${origin}/share/tok/media?access=a%20b`,
+    );
+    expect(playableUrl(`${origin}/share/tok/media`, null, origin)).toBe(`${origin}/share/tok/media`);
+    // A recording hosted elsewhere never gets the token.
+    expect(playableUrl('https://cdn.example.com/m.mp4', 'secret', origin)).toBe(
+      'https://cdn.example.com/m.mp4',
+    );
+    expect(playableUrl(null, 'secret', origin)).toBeNull();
+  });
+});

@@ -4,17 +4,18 @@ export type { Schemas };
 export { expectData, KnowledgeHubError };
 
 /** The CSRF cookie the service sets beside the (HttpOnly) session cookie; writes echo it. */
-function csrfToken() {
-  return document.cookie
+export function csrfToken() {
+  const value = document.cookie
     .split('; ')
     .find((pair) => pair.startsWith('svc-auth.csrf_token='))
     ?.slice('svc-auth.csrf_token='.length);
+  return value === undefined ? undefined : decodeURIComponent(value);
 }
 
 /** The typed client of the page's own origin, signed in by the session cookie. */
 export const api = createKnowledgeHubClient({
   baseUrl: '',
-  csrfToken: () => decodeURIComponent(csrfToken() ?? ''),
+  csrfToken,
 });
 
 /** A message a person can read for any failure of a call. */

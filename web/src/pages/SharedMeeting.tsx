@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { AuthCard, Field, FormError, submitWith } from '../components/Form.tsx';
 import { ErrorState, Loading } from '../components/States.tsx';
@@ -18,11 +18,27 @@ async function fetchShared(token: string, accessToken: string | null) {
   );
 }
 
-function SharedView({ shared, start }: { shared: Shared; start: number }) {
-  const media = useRef<HTMLMediaElement | null>(null);
+/**
+ * A recording the service stores plays from the link's own media address; a `<video>` cannot send
+ * headers, so a password link's access token rides in the query.
+ */
+export function playableUrl(videoUrl: string | null, accessToken: string | null, origin: string) {
+  if (!videoUrl || !accessToken || !videoUrl.startsWith(`${origin}/share/`)) return videoUrl;
+  return `${videoUrl}?access=${encodeURIComponent(accessToken)}`;
+}
+
+function SharedView({
+  shared,
+  start,
+  accessToken,
+}: {
+  shared: Shared;
+  start: number;
+  accessToken: string | null;
+}) {
   const segments = shared.transcript?.segments ?? [];
   const duration = Math.max(shared.video.durationSeconds ?? 0, segments.at(-1)?.end ?? 0);
-  const playback = usePlayback(media, duration, start);
+  const playback = usePlayback(duration, start);
   return (
     <main id="main" className="page shared">
       <header className="page-header">
@@ -31,12 +47,12 @@ function SharedView({ shared, start }: { shared: Shared; start: number }) {
         {shared.video.description && <p>{shared.video.description}</p>}
       </header>
       <Player
-        videoUrl={shared.video.videoUrl}
+        videoUrl={playableUrl(shared.video.videoUrl, accessToken, location.origin)}
         captionsUrl={null}
         title={shared.video.title}
         duration={duration}
         playback={playback}
-        media={media}
+        attach={playback.attach}
       />
       <section className="panel" aria-label="Transcript">
         {segments.length > 0 ? (
@@ -98,5 +114,5 @@ export function SharedMeeting() {
       </AuthCard>
     );
   }
-  return <SharedView shared={shared.data} start={Number(params.get('t')) || 0} />;
+  return <SharedView shared={shared.data} start={Number(params.get('t')) || 0} accessToken={accessToken} />;
 }

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ErrorState, Loading } from '../../components/States.tsx';
 import { api, expectData, type Schemas } from '../../lib/api.ts';
+import { useCurrent } from '../../lib/session.tsx';
 import { formatDate } from '../../lib/time.ts';
 import { AddToCollection } from './AddToCollection.tsx';
 import { ClipMaker } from './ClipMaker.tsx';
@@ -10,6 +11,7 @@ import { Comments } from './Comments.tsx';
 import { KnowledgePanel } from './KnowledgePanel.tsx';
 import { Player } from './Player.tsx';
 import { usePlayback } from './playback.ts';
+import { RecordingUpload, TranscriptStatus } from './RecordingUpload.tsx';
 import { ShareLinks } from './ShareLinks.tsx';
 import { Speakers } from './Speakers.tsx';
 import { Transcript } from './Transcript.tsx';
@@ -27,9 +29,13 @@ export function Meeting() {
   const video = useQuery({
     queryKey: ['video', id],
     queryFn: async () => expectData(await api.GET('/videos/{id}', { params: { path: { id } } })),
+    // While a recording is transcribed, look again every few seconds.
+    refetchInterval: (query) =>
+      ['queued', 'processing'].includes(query.state.data?.transcriptStatus ?? '') ? 3000 : false,
   });
   const transcript = useQuery({
-    queryKey: ['transcript', id],
+    // A new status (a transcription finished) is a new transcript to read.
+    queryKey: ['transcript', id, video.data?.transcriptStatus],
     queryFn: async () => expectData(await api.GET('/videos/{id}/transcript', { params: { path: { id } } })),
   });
 
@@ -64,8 +70,11 @@ function MeetingView({
   transcriptState: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown };
   start: number;
 }) {
-  const media = useRef<HTMLMediaElement | null>(null);
-  const playback = usePlayback(media, duration, start);
+  const { user, organizations } = useCurrent();
+  const role = organizations.find((organization) => organization.id === video.organizationId)?.role;
+  const canEdit = role === 'owner' || role === 'admin' || (video.authorId === user.id && role !== 'viewer');
+  const mediaUrl = `${location.origin}/videos/${video.id}/media`;
+  const playback = usePlayback(duration, start);
   const [params] = useSearchParams();
   const [clipping, setClipping] = useState(false);
   const [selection, setSelection] = useState<{ from: number; to: number } | null>(null);
@@ -112,13 +121,14 @@ function MeetingView({
       </header>
       <div className="meeting-grid">
         <div className="meeting-main">
+          {canEdit && <RecordingUpload videoId={video.id} hasRecording={video.videoUrl === mediaUrl} />}
           <Player
             videoUrl={video.videoUrl}
             captionsUrl={`/videos/${video.id}/subtitles.vtt`}
             title={video.title}
             duration={duration}
             playback={playback}
-            media={media}
+            attach={playback.attach}
           />
           <section aria-labelledby="transcript-heading" className="panel">
             <div className="panel-header">
@@ -140,6 +150,7 @@ function MeetingView({
             {clipping && (
               <ClipMaker videoId={video.id} range={selectedRange} onDone={() => setSelection(null)} />
             )}
+            <TranscriptStatus status={video.transcriptStatus} error={video.transcriptError} />
             {transcriptState.isPending ? (
               <Loading label="Loading the transcript" />
             ) : transcriptState.isError ? (

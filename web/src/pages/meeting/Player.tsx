@@ -1,4 +1,3 @@
-import type { RefObject } from 'react';
 import { clockTime } from '../../lib/time.ts';
 import type { Playback } from './playback.ts';
 
@@ -14,7 +13,7 @@ export function Player({
   title,
   duration,
   playback,
-  media,
+  attach,
 }: {
   videoUrl: string | null;
   /** WebVTT captions; null where the viewer cannot fetch them (a shared page). */
@@ -22,30 +21,19 @@ export function Player({
   title: string;
   duration: number;
   playback: Playback;
-  media: RefObject<HTMLMediaElement | null>;
+  /** The media element's ref: the playback clock follows it. */
+  attach: (element: HTMLMediaElement | null) => void;
 }) {
   const isAudio = videoUrl ? AUDIO_FILE.test(videoUrl) : false;
   return (
     <section className="player" aria-label="Player">
       {videoUrl &&
         (isAudio ? (
-          <audio
-            ref={media as RefObject<HTMLAudioElement>}
-            src={videoUrl}
-            controls
-            preload="metadata"
-            aria-label={title}
-          >
+          <audio ref={attach} src={videoUrl} controls preload="metadata" aria-label={title}>
             <track kind="captions" src={captionsUrl ?? undefined} srcLang="en" label="Transcript" />
           </audio>
         ) : (
-          <video
-            ref={media as RefObject<HTMLVideoElement>}
-            src={videoUrl}
-            controls
-            preload="metadata"
-            aria-label={title}
-          >
+          <video ref={attach} src={videoUrl} controls preload="metadata" aria-label={title}>
             <track kind="captions" src={captionsUrl ?? undefined} srcLang="en" label="Transcript" />
           </video>
         ))}

@@ -1,4 +1,4 @@
-import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 export type Playback = {
   time: number;
@@ -8,21 +8,21 @@ export type Playback = {
 };
 
 /**
- * One clock for the player and the transcript. With a recording it follows the media element;
- * without one (a transcript only) it runs a clock of its own, so the transcript still plays,
- * highlights and seeks along a timeline.
+ * One clock for the player and the transcript. With a recording it follows the media element
+ * (`attach` is its ref: the element may come and go, as when a recording is uploaded); without one
+ * (a transcript only) it runs a clock of its own, so the transcript still plays, highlights and
+ * seeks along a timeline.
  */
 export function usePlayback(
-  media: RefObject<HTMLMediaElement | null>,
   duration: number,
   start: number,
-): Playback {
+): Playback & { attach(element: HTMLMediaElement | null): void } {
   const [time, setTime] = useState(start);
   const [playing, setPlaying] = useState(false);
+  const [element, attach] = useState<HTMLMediaElement | null>(null);
   const pendingSeek = useRef<number | null>(start > 0 ? start : null);
 
   useEffect(() => {
-    const element = media.current;
     if (!element) return;
     const onTime = () => setTime(element.currentTime);
     const onPlay = () => setPlaying(true);
@@ -45,11 +45,11 @@ export function usePlayback(
       element.removeEventListener('pause', onPause);
       element.removeEventListener('loadedmetadata', onMetadata);
     };
-  }, [media]);
+  }, [element]);
 
   // The transcript's own clock, when there is no media element.
   useEffect(() => {
-    if (media.current || !playing) return;
+    if (element || !playing) return;
     let last = performance.now();
     const timer = setInterval(() => {
       const now = performance.now();
@@ -62,29 +62,27 @@ export function usePlayback(
       });
     }, 250);
     return () => clearInterval(timer);
-  }, [media, playing, duration]);
+  }, [element, playing, duration]);
 
   const seek = useCallback(
     (seconds: number) => {
       const target = Math.max(0, Math.min(seconds, duration || seconds));
-      const element = media.current;
       if (element) {
         if (element.readyState >= 1) element.currentTime = target;
         else pendingSeek.current = target;
       }
       setTime(target);
     },
-    [media, duration],
+    [element, duration],
   );
 
   const toggle = useCallback(() => {
-    const element = media.current;
     if (!element) return setPlaying((value) => !value);
     if (element.paused) void element.play().catch(() => setPlaying(false));
     else element.pause();
-  }, [media]);
+  }, [element]);
 
-  return { time, playing, seek, toggle };
+  return { time, playing, seek, toggle, attach };
 }
 
 /** The index of the line being spoken at `time`: the last one that has started. */
