@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** A real recording: 2.27 s of synthesized speech ("The night batch job filled the disk."), WAV, 36 KB. */
@@ -41,3 +41,9 @@ export function silenceWav(bytes: number) {
   header.writeUInt32LE(data, 40);
   return Buffer.concat([header, Buffer.alloc(data)]);
 }
+
+/** Every file under a service's DATA_DIR/media (stored recordings and uploads on their way in). */
+export const filesIn = (dataDir: string) =>
+  (readdirSync(path.join(dataDir, 'media'), { recursive: true, withFileTypes: true }) as Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dataDir, path.join(entry.parentPath, entry.name)));

@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
-import { fileForm, SPEECH } from '../../../test/helpers/media.ts';
+import { fileForm, filesIn, SPEECH } from '../../../test/helpers/media.ts';
 import {
   startTranscriptionServer,
   type TranscriptionServer,
@@ -15,17 +15,6 @@ import { budgetPeriod } from '../ai/budget.ts';
 import { localMediaStore } from './storage.ts';
 import { sweepMedia } from './sweep.ts';
 import { runTranscription, TRANSCRIPTION_RUNS } from './transcription.ts';
-
-/** Every file the media store holds, incoming uploads included. */
-const filesIn = (dataDir: string) =>
-  (
-    readdirSync(path.join(dataDir, 'media'), {
-      recursive: true,
-      withFileTypes: true,
-    }) as import('node:fs').Dirent[]
-  )
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dataDir, path.join(entry.parentPath, entry.name)));
 
 describe('recordings: upload, playback, transcription', () => {
   let stt: TranscriptionServer;

@@ -1,22 +1,11 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
-import { fileForm, SPEECH, silenceWav } from '../../../test/helpers/media.ts';
+import { fileForm, filesIn, SPEECH, silenceWav } from '../../../test/helpers/media.ts';
 import { localMediaStore } from './storage.ts';
 import { sweepMedia } from './sweep.ts';
-
-/** Every file the media store holds, incoming and resumable uploads included. */
-const filesIn = (dataDir: string) =>
-  (
-    readdirSync(path.join(dataDir, 'media'), {
-      recursive: true,
-      withFileTypes: true,
-    }) as import('node:fs').Dirent[]
-  )
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dataDir, path.join(entry.parentPath, entry.name)));
 
 describe('resumable uploads (tus)', () => {
   let testApp: TestApp;

@@ -24,9 +24,17 @@ import { registerRecordingForms } from './upload.ts';
 
 const tags = ['Videos'];
 const binary = z.string().meta({ format: 'binary' });
-const presignedRedirect = z.null().meta({
-  description: 'With an object store (S3_BUCKET): to a short-lived presigned address of the recording',
-});
+/** How a stored recording is answered: whole, a range of it, or (from a bucket) a redirect to it. */
+const recordingResponses = {
+  200: { description: 'The recording', content: { 'application/octet-stream': { schema: binary } } },
+  206: {
+    description: 'The requested range of the recording',
+    content: { 'application/octet-stream': { schema: binary } },
+  },
+  302: z.null().meta({
+    description: 'With an object store (S3_BUCKET): to a short-lived presigned address of the recording',
+  }),
+};
 
 /** Recordings the service stores: uploaded into a video, played back with range requests. */
 export const mediaRoutes: FastifyPluginAsyncZod<{ context: AppContext; store: MediaStore }> = async (
@@ -181,12 +189,7 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ context: AppContext; store: Me
         security: optionalSecurity,
         params: idParams,
         response: {
-          200: { description: 'The recording', content: { 'application/octet-stream': { schema: binary } } },
-          206: {
-            description: 'The requested range of the recording',
-            content: { 'application/octet-stream': { schema: binary } },
-          },
-          302: presignedRedirect,
+          ...recordingResponses,
           ...errorResponses(401, 404, 416),
         },
       },
@@ -210,12 +213,7 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ context: AppContext; store: Me
         params: shareTokenParams,
         querystring: z.object({ access: z.string().max(1000).optional() }),
         response: {
-          200: { description: 'The recording', content: { 'application/octet-stream': { schema: binary } } },
-          206: {
-            description: 'The requested range of the recording',
-            content: { 'application/octet-stream': { schema: binary } },
-          },
-          302: presignedRedirect,
+          ...recordingResponses,
           ...errorResponses(401, 403, 404, 416),
         },
       },

@@ -37,53 +37,66 @@ describe('where a long recording is cut for transcription', () => {
   });
 });
 
-describe('a recording over the provider’s size limit', () => {
-  let stt: TranscriptionServer;
-  let testApp: TestApp;
-
+/**
+ * A service whose transcription provider takes at most 6 kB, so that the 36 kB recording goes in
+ * pieces of about a second of 32 kbit/s MP3; `env` adds to its environment.
+ */
+function useOversizeApp(env: Record<string, string> = {}) {
+  const ctx = { stt: undefined as unknown as TranscriptionServer, app: undefined as unknown as TestApp };
   beforeAll(async () => {
-    stt = await startTranscriptionServer();
-    testApp = await buildTestApp({
+    ctx.stt = await startTranscriptionServer();
+    ctx.app = await buildTestApp({
       env: {
         TRANSCRIBE_PROVIDER: 'openai-compatible',
-        TRANSCRIBE_BASE_URL: stt.baseUrl,
-        // 6 kB: the 36 kB recording goes in pieces of about a second of 32 kbit/s MP3.
+        TRANSCRIBE_BASE_URL: ctx.stt.baseUrl,
         TRANSCRIBE_MAX_BYTES: '6000',
+        ...env,
       },
     });
   });
   afterAll(async () => {
-    await testApp?.close();
-    await stt?.close();
+    await ctx.app?.close();
+    await ctx.stt?.close();
   });
+  return ctx;
+}
+
+/** Uploads the recording to a new video and waits until its transcription is no longer pending. */
+async function uploadAndWait(testApp: TestApp) {
+  const alice = await signUpUser(testApp.app);
+  const created = await testApp.app.inject({
+    method: 'POST',
+    url: '/videos',
+    headers: alice.headers,
+    payload: { title: 'Too big for the provider', duration: '0', organizationId: alice.organizationId },
+  });
+  const videoId = created.json().id as string;
+  const body = fileForm(SPEECH, 'speech.wav', 'audio/wav');
+  const upload = await testApp.app.inject({
+    method: 'POST',
+    url: `/videos/${videoId}/media`,
+    headers: { ...alice.headers, ...body.headers },
+    payload: body.payload,
+  });
+  expect(upload.statusCode).toBe(201);
+  const deadline = Date.now() + 30_000;
+  let video = { transcriptStatus: 'queued', transcriptError: null as string | null };
+  while (['queued', 'processing'].includes(video.transcriptStatus) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    video = (
+      await testApp.app.inject({ method: 'GET', url: `/videos/${videoId}`, headers: alice.headers })
+    ).json();
+  }
+  return { alice, videoId, video };
+}
+
+describe('a recording over the provider’s size limit', () => {
+  const ctx = useOversizeApp();
 
   it('is split with ffmpeg, each piece under the limit, and the pieces’ segments put back in place', async () => {
+    const { stt, app: testApp } = ctx;
     stt.say([{ start: 0, end: 0.5, text: 'A piece of the meeting.' }]);
-    const alice = await signUpUser(testApp.app);
-    const created = await testApp.app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: alice.headers,
-      payload: { title: 'Too big for the provider', duration: '0', organizationId: alice.organizationId },
-    });
-    const videoId = created.json().id as string;
-    const body = fileForm(SPEECH, 'speech.wav', 'audio/wav');
-    const upload = await testApp.app.inject({
-      method: 'POST',
-      url: `/videos/${videoId}/media`,
-      headers: { ...alice.headers, ...body.headers },
-      payload: body.payload,
-    });
-    expect(upload.statusCode).toBe(201);
-
-    const deadline = Date.now() + 30_000;
-    let video = { transcriptStatus: 'queued', transcriptError: null as string | null };
-    while (['queued', 'processing'].includes(video.transcriptStatus) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      video = (
-        await testApp.app.inject({ method: 'GET', url: `/videos/${videoId}`, headers: alice.headers })
-      ).json();
-    }
+    const { alice, videoId, video } = await uploadAndWait(testApp);
     expect(video, video.transcriptError ?? '').toMatchObject({ transcriptStatus: 'ready' });
 
     expect(stt.requests.length).toBeGreaterThanOrEqual(2);
@@ -109,53 +122,14 @@ describe('a recording over the provider’s size limit', () => {
 });
 
 describe('a recording over the limit where ffmpeg cannot run', () => {
-  let stt: TranscriptionServer;
-  let testApp: TestApp;
-
-  beforeAll(async () => {
-    stt = await startTranscriptionServer();
-    testApp = await buildTestApp({
-      env: {
-        TRANSCRIBE_PROVIDER: 'openai-compatible',
-        TRANSCRIBE_BASE_URL: stt.baseUrl,
-        TRANSCRIBE_MAX_BYTES: '6000',
-        FFMPEG_PATH: '/nonexistent/ffmpeg',
-      },
-    });
-  });
-  afterAll(async () => {
-    await testApp?.close();
-    await stt?.close();
-  });
+  const ctx = useOversizeApp({ FFMPEG_PATH: '/nonexistent/ffmpeg' });
 
   it('fails the transcription saying why, sends nothing, and keeps the recording', async () => {
-    const alice = await signUpUser(testApp.app);
-    const created = await testApp.app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: alice.headers,
-      payload: { title: 'No ffmpeg', duration: '0', organizationId: alice.organizationId },
-    });
-    const videoId = created.json().id as string;
-    const body = fileForm(SPEECH, 'speech.wav', 'audio/wav');
-    await testApp.app.inject({
-      method: 'POST',
-      url: `/videos/${videoId}/media`,
-      headers: { ...alice.headers, ...body.headers },
-      payload: body.payload,
-    });
-    const deadline = Date.now() + 20_000;
-    let video = { transcriptStatus: 'queued', transcriptError: null as string | null };
-    while (video.transcriptStatus !== 'failed' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      video = (
-        await testApp.app.inject({ method: 'GET', url: `/videos/${videoId}`, headers: alice.headers })
-      ).json();
-    }
+    const { alice, videoId, video } = await uploadAndWait(ctx.app);
     expect(video.transcriptStatus).toBe('failed');
     expect(video.transcriptError).toContain('ffmpeg could not split the recording');
-    expect(stt.requests).toEqual([]);
-    const played = await testApp.app.inject({
+    expect(ctx.stt.requests).toEqual([]);
+    const played = await ctx.app.app.inject({
       method: 'GET',
       url: `/videos/${videoId}/media`,
       headers: alice.headers,
