@@ -55,6 +55,18 @@ describe('the web app in Chromium', () => {
     expect(await api.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
   });
 
+  it('offers the configured sign-in providers, and signs in with GitHub from its button', async () => {
+    const fresh = await stack.newContext();
+    const visitor = await fresh.newPage();
+    await visitor.goto('/sign-in');
+    await visitor.getByRole('link', { name: 'Continue with Google' }).waitFor();
+    await visitor.getByRole('link', { name: 'Continue with GitHub' }).click();
+    // The provider sends the browser back to the service, which lands it on the app's home page.
+    await visitor.getByRole('heading', { name: 'Welcome, Grace Github' }).waitFor();
+    expect(new URL(visitor.url()).pathname).toBe('/');
+    await fresh.close();
+  });
+
   it('signs up, adds a meeting from a transcript file, and plays its transcript in sync', async () => {
     await signUp(page, owner);
     meetingId = await addMeeting(page, 'Search launch planning', fixture('planning.vtt'));

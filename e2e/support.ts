@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { githubIdentity, googleIdentity, startOAuthServer } from '../test/helpers/oauth-server.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { startService, waitForExit, waitForHttp } from '../test/helpers/process.ts';
 import { startSmtpServer } from '../test/helpers/smtp.ts';
@@ -40,6 +41,10 @@ export async function startStack({ seeded = false }: { seeded?: boolean } = {}) 
     throw new Error('web/dist is missing: run `npm run build:web` (npm install does it)');
   }
   const smtp = await startSmtpServer();
+  // Sign-in with GitHub and Google: a loopback stand-in for both providers.
+  const oauth = await startOAuthServer();
+  oauth.setIdentity('github', githubIdentity({ name: 'Grace Github' }));
+  oauth.setIdentity('google', googleIdentity());
   // Speech to text: a loopback stand-in that speaks the OpenAI transcription protocol.
   const speechToText = await startTranscriptionServer();
   speechToText.say([{ start: 0, end: 2.2, text: 'The night batch job filled the disk.' }], 2.27);
@@ -55,6 +60,7 @@ export async function startStack({ seeded = false }: { seeded?: boolean } = {}) 
     ...database,
     APP_URL: baseUrl,
     SMTP_URL: smtp.url,
+    ...oauth.env,
     TRANSCRIBE_PROVIDER: 'openai-compatible',
     TRANSCRIBE_BASE_URL: speechToText.baseUrl,
     LOG_LEVEL: 'warn',
@@ -90,6 +96,7 @@ export async function startStack({ seeded = false }: { seeded?: boolean } = {}) 
       await waitForExit(service, 30_000);
       await smtp.close();
       await speechToText.close();
+      await oauth.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
     output: () => service.output(),

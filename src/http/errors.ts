@@ -125,11 +125,16 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   );
 }
 
-export function sendError(reply: FastifyReply, error: AppError) {
-  if (error.headers) reply.headers(error.headers);
+/** The one error shape of an AppError. */
+export function errorBodyOf(error: AppError): ErrorBody {
   const body: ErrorBody = { success: false, error: error.message, code: error.code };
   if (error.details) body.details = error.details;
-  return reply.status(error.statusCode).type('application/json; charset=utf-8').send(body);
+  return body;
+}
+
+export function sendError(reply: FastifyReply, error: AppError) {
+  if (error.headers) reply.headers(error.headers);
+  return reply.status(error.statusCode).type('application/json; charset=utf-8').send(errorBodyOf(error));
 }
 
 export function toAppError(error: FastifyError, request: FastifyRequest): AppError {

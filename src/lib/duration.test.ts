@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationToSeconds } from './duration.ts';
+import { clockDuration, durationToSeconds } from './duration.ts';
 
 describe('durationToSeconds', () => {
   it.each([
@@ -26,4 +26,12 @@ describe('durationToSeconds', () => {
       expect(durationToSeconds(text)).toBeNull();
     },
   );
+});
+
+describe('clockDuration', () => {
+  it('writes whole seconds as m:ss, or h:mm:ss from an hour', () => {
+    expect(clockDuration(0)).toBe('0:00');
+    expect(clockDuration(75)).toBe('1:15');
+    expect(clockDuration(3725)).toBe('1:02:05');
+  });
 });

@@ -34,3 +34,14 @@ export function spokenDuration(seconds: number): string {
   const rest = minutes % 60;
   return `${Math.floor(minutes / 60)} h${rest === 0 ? '' : ` ${rest} min`}`;
 }
+
+/** `75` → `1:15`, `3725` → `1:02:05`: whole seconds as people write a video's length. */
+export function clockDuration(wholeSeconds: number): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  const [hours, minutes, rest] = [
+    Math.floor(wholeSeconds / 3600),
+    Math.floor(wholeSeconds / 60) % 60,
+    wholeSeconds % 60,
+  ];
+  return hours > 0 ? `${hours}:${pad(minutes)}:${pad(rest)}` : `${minutes}:${pad(rest)}`;
+}

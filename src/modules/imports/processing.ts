@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
 import { importFiles, importJobs } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
+import { clockDuration } from '../../lib/duration.ts';
 import type { TranscriptWriteContext } from '../transcripts/service.ts';
 import { createVideoIn } from '../videos/service.ts';
 import { type ImportFormat, parseImportFile } from './formats.ts';
@@ -109,14 +110,6 @@ function messageOf(error: AppError) {
   return details ? `${error.message}: ${details}` : error.message;
 }
 
-/** `m:ss` or `h:mm:ss`, whole seconds rounded up: the video's duration as people write it. */
-function clockDuration(seconds: number) {
-  const whole = Math.ceil(seconds);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  const [hours, minutes, rest] = [Math.floor(whole / 3600), Math.floor(whole / 60) % 60, whole % 60];
-  return hours > 0 ? `${hours}:${pad(minutes)}:${pad(rest)}` : `${minutes}:${pad(rest)}`;
-}
-
 /**
  * Decides one file. A created video and the file's `created` mark share a savepoint: if the
  * partial unique index finds the same bytes created meanwhile (another import), both roll back
@@ -151,7 +144,8 @@ async function importFile(
       const video = await createVideoIn(savepoint, context, authorId, {
         organizationId: job.organizationId,
         title: parsed.title,
-        duration: clockDuration(parsed.durationSeconds),
+        // Rounded up: a transcript's last cue ends within its last second.
+        duration: clockDuration(Math.ceil(parsed.durationSeconds)),
         transcript: parsed.transcript,
         isPublic: job.visibility === 'public',
         channelId: job.channelId,

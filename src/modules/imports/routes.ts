@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { authenticated, callerId, security } from '../../http/auth.ts';
 import { errorResponses } from '../../http/errors.ts';
+import { byteSize } from '../../lib/bytes.ts';
 import { importBody, importJobSchema, importParams } from './schemas.ts';
 import { getImport, startImport } from './service.ts';
-import { IMPORT_LIMITS, importFromForm, mebibytes, registerImportForms } from './upload.ts';
+import { IMPORT_LIMITS, importFromForm, registerImportForms } from './upload.ts';
 
 const tags = ['Integrations'];
 
@@ -26,8 +27,8 @@ export const importRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
           '`multipart/form-data`: `organizationId`, optional `channelId` and `visibility`, then the files as ' +
           '`files` (or `file`) parts — `organizationId` before the first file (as `curl -F` and FormData send ' +
           `fields in order): at most ${IMPORT_LIMITS.files} files (each entry of a zip counts), ` +
-          `${mebibytes(IMPORT_LIMITS.fileBytes)} each (a zip part may take the whole request; each of its ` +
-          `entries, as declared, ${mebibytes(IMPORT_LIMITS.fileBytes)}), ${mebibytes(IMPORT_LIMITS.requestBytes)} ` +
+          `${byteSize(IMPORT_LIMITS.fileBytes)} each (a zip part may take the whole request; each of its ` +
+          `entries, as declared, ${byteSize(IMPORT_LIMITS.fileBytes)}), ${byteSize(IMPORT_LIMITS.requestBytes)} ` +
           'a request. ' +
           '202 with the job (and `Location`); follow it with GET /integrations/import/{jobId}. A file whose bytes ' +
           'were imported into the organization before is a `duplicate`; one that cannot be read `failed`, with ' +

@@ -8,6 +8,7 @@ import { callerId } from '../../http/auth.ts';
 import { AppError, errors } from '../../http/errors.ts';
 import { UUID_PATTERN } from '../../http/ids.ts';
 import { assertStorable } from '../../http/text-guard.ts';
+import { byteSize } from '../../lib/bytes.ts';
 import { requireRole } from '../organizations/access.ts';
 
 /**
@@ -17,8 +18,6 @@ import { requireRole } from '../organizations/access.ts';
  */
 
 const MIB = 1024 * 1024;
-/** `5 MiB`: a limit as the errors and the API description state it. */
-export const mebibytes = (bytes: number) => `${bytes / MIB} MiB`;
 
 export const IMPORT_LIMITS = {
   /** Files of one import, each entry of a zip counted. */
@@ -50,9 +49,9 @@ export async function registerImportForms(app: FastifyInstance) {
 
 const tooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
 const fileTooLarge = (name: string) =>
-  tooLarge(`${name} is larger than ${mebibytes(IMPORT_LIMITS.fileBytes)}`);
+  tooLarge(`${name} is larger than ${byteSize(IMPORT_LIMITS.fileBytes)}`);
 const requestTooLarge = () =>
-  tooLarge(`An import request takes at most ${mebibytes(IMPORT_LIMITS.requestBytes)}`);
+  tooLarge(`An import request takes at most ${byteSize(IMPORT_LIMITS.requestBytes)}`);
 const tooMany = () =>
   errors.validation([
     {
@@ -73,7 +72,7 @@ class Budget {
     this.used += bytes;
     if (this.used > IMPORT_LIMITS.requestBytes) {
       throw tooLarge(
-        `The files of an import take at most ${mebibytes(IMPORT_LIMITS.requestBytes)} unpacked (reached at ${name})`,
+        `The files of an import take at most ${byteSize(IMPORT_LIMITS.requestBytes)} unpacked (reached at ${name})`,
       );
     }
   }

@@ -8,7 +8,7 @@ import { FileStore } from '@tus/file-store';
 import { Metadata, Server } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerId } from '../../http/auth.ts';
-import { AppError, type ErrorBody, errors } from '../../http/errors.ts';
+import { AppError, type ErrorBody, errorBodyOf, errors } from '../../http/errors.ts';
 import { UUID_PATTERN } from '../../http/ids.ts';
 import { requireVideoAccess } from '../videos/access.ts';
 import type { MediaView } from './schemas.ts';
@@ -44,13 +44,6 @@ const UPLOAD_ERROR_CODES: Record<number, string> = {
   460: 'UPLOAD_CHECKSUM_MISMATCH',
 };
 
-const errorBody = (error: AppError): ErrorBody => ({
-  success: false,
-  error: error.message,
-  code: error.code,
-  ...(error.details ? { details: error.details } : {}),
-});
-
 /** Resumable uploads (tus 1.0, @tus/server) whose finished files become videos' recordings. */
 export function resumableUploads(context: MediaContext) {
   const datastore = resumableStore(context.store.root);
@@ -84,7 +77,7 @@ export function resumableUploads(context: MediaContext) {
           context.logger.error({ err: error, uploadId: upload.id }, 'a finished upload could not be stored');
           throw error;
         }
-        throw { status_code: error.statusCode, body: JSON.stringify(errorBody(error)) };
+        throw { status_code: error.statusCode, body: JSON.stringify(errorBodyOf(error)) };
       } finally {
         // The file was moved into the store, or refused; its record of the upload goes either way.
         await rm(file, { force: true });

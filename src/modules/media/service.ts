@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { type TranscriptStatus, videoMedia, videos } from '../../db/schema/index.ts';
 import { AppError, errors } from '../../http/errors.ts';
+import { clockDuration } from '../../lib/duration.ts';
 import { requireVideoAccess } from '../videos/access.ts';
 import { toVideoView } from '../videos/schemas.ts';
 import { probeRecording } from './probe.ts';
@@ -16,15 +17,6 @@ export const MEDIA_TRANSCRIPTION_JOB = 'media-transcription';
 
 /** What media needs besides the request: the store its files live in. */
 export type MediaContext = AppContext & { store: MediaStore };
-
-/** `75.5` → `1:15`, `3725` → `1:02:05`: a recording's length as `duration` states lengths. */
-export function clockDuration(seconds: number): string {
-  const whole = Math.round(seconds);
-  const hours = Math.floor(whole / 3600);
-  const minutes = Math.floor((whole % 3600) / 60);
-  const rest = String(whole % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
-}
 
 const toMediaView = (row: typeof videoMedia.$inferSelect, url: string) => ({
   url,
@@ -102,7 +94,7 @@ export async function attachReceived(
         .update(videos)
         .set({
           videoUrl: mediaUrl(context, videoId),
-          duration: clockDuration(probed.durationSeconds),
+          duration: clockDuration(Math.round(probed.durationSeconds)),
           durationSeconds: probed.durationSeconds,
           transcriptStatus: status,
           transcriptError: transcribe ? null : video.transcriptError,

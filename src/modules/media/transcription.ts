@@ -7,6 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { videoMedia, videos } from '../../db/schema/index.ts';
 import type { JobDefinition, JobQueue } from '../../jobs/queue.ts';
+import { byteSize } from '../../lib/bytes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { recordActivity } from '../activity/service.ts';
 import { chargeCredits, requireCredits } from '../ai/budget.ts';
@@ -120,8 +121,8 @@ async function transcribeInChunks(
   const ffmpeg = ffmpegFor(settings.ffmpegPath);
   if (!ffmpeg) {
     throw new TranscriptionError(
-      `The recording is ${mebibytes(media.bytes)} and the transcription provider takes at most ` +
-        `${mebibytes(settings.maxBytes)}; splitting it needs ffmpeg, which is not available here (set FFMPEG_PATH)`,
+      `The recording is ${byteSize(media.bytes)} and the transcription provider takes at most ` +
+        `${byteSize(settings.maxBytes)}; splitting it needs ffmpeg, which is not available here (set FFMPEG_PATH)`,
       false,
     );
   }
@@ -152,8 +153,6 @@ async function transcribeInChunks(
 
 type Context = { config: Config; clock: Clock; store: MediaStore; jobs: Pick<JobQueue, 'send'> };
 type Request = { videoId: string; storageKey: string };
-
-const mebibytes = (bytes: number) => `${Math.round((bytes / 1024 ** 2) * 10) / 10} MiB`;
 
 /** Takes the run: the video still waits for this recording's transcript. Null when it does not. */
 async function claim(db: Db, context: Context, request: Request) {

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../../http/errors.ts';
+import { byteSize } from '../../lib/bytes.ts';
 import type { MediaStore } from './storage.ts';
 
 /** Parses recording forms for the routes of the plugin it is registered in: one file part. */
@@ -14,11 +15,6 @@ export async function registerRecordingForms(app: FastifyInstance, maxBytes: num
 }
 
 export type Received = { file: string; bytes: number; sha256: string; name: string };
-
-const gibibytes = (bytes: number) =>
-  bytes >= 1024 ** 3
-    ? `${Math.round((bytes / 1024 ** 3) * 10) / 10} GiB`
-    : `${Math.round(bytes / 1024 ** 2)} MiB`;
 
 /**
  * Streams the form's `file` part into the store's incoming folder, hashing and counting it on
@@ -53,7 +49,7 @@ export async function receiveRecording(
   try {
     await pipeline(part.file, hashing, createWriteStream(file));
     if (part.file.truncated) {
-      throw new AppError(413, 'PAYLOAD_TOO_LARGE', `A recording takes at most ${gibibytes(maxBytes)}`);
+      throw new AppError(413, 'PAYLOAD_TOO_LARGE', `A recording takes at most ${byteSize(maxBytes)}`);
     }
     const { size } = await stat(file);
     if (size === 0) throw errors.validation([{ path: 'body.file', message: 'the file is empty' }]);

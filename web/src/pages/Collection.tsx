@@ -61,7 +61,7 @@ export function Collection() {
       ),
     onSuccess: (updated) => {
       queryClient.setQueryData(['collection-progress', id], updated);
-      return queryClient.invalidateQueries({ queryKey: ['continue-watching'] });
+      return queryClient.invalidateQueries({ queryKey: ['recommendations'] });
     },
     onSettled: (_data, _error, { videoId }) => setTicking(({ [videoId]: _settled, ...others }) => others),
   });

@@ -6,7 +6,7 @@ import { VideoCard } from '../components/VideoCard.tsx';
 import { api, expectData } from '../lib/api.ts';
 import { useCurrent } from '../lib/session.tsx';
 import { formatDateTime } from '../lib/time.ts';
-import { Recommendations } from './Insights.tsx';
+import { ContinueWatching, Recommendations } from './Insights.tsx';
 
 function RecentMeetings({ organizationId }: { organizationId: string }) {
   const videos = useQuery({
@@ -36,51 +36,6 @@ function RecentMeetings({ organizationId }: { organizationId: string }) {
           </ul>
         )}
       </QueryView>
-    </section>
-  );
-}
-
-/** Playlists the viewer has started and not finished, with where to pick up. */
-function ContinueWatching({ organizationId }: { organizationId: string }) {
-  const playlists = useQuery({
-    queryKey: ['continue-watching', organizationId],
-    queryFn: async () => {
-      const { data } = expectData(
-        await api.GET('/collections', { params: { query: { organizationId, type: 'playlist', limit: 20 } } }),
-      );
-      const withProgress = await Promise.all(
-        data.map(async (playlist) => ({
-          playlist,
-          progress: expectData(
-            await api.GET('/collections/{id}/progress', { params: { path: { id: playlist.id } } }),
-          ),
-        })),
-      );
-      return withProgress.filter(
-        ({ progress }) => progress.completedCount > 0 && progress.percentComplete < 100,
-      );
-    },
-  });
-  if (!playlists.data?.length) return null;
-  return (
-    <section className="panel" aria-labelledby="continue-heading">
-      <h2 id="continue-heading">Continue watching</h2>
-      <ul>
-        {playlists.data.map(({ playlist, progress }) => (
-          <li key={playlist.id}>
-            <Link to={`/collections/${playlist.id}`}>{playlist.name}</Link>{' '}
-            <span className="muted">
-              {progress.completedCount} of {progress.totalCount} watched
-            </span>
-            {progress.currentVideoId && (
-              <>
-                {' · '}
-                <Link to={`/videos/${progress.currentVideoId}`}>next meeting</Link>
-              </>
-            )}
-          </li>
-        ))}
-      </ul>
     </section>
   );
 }

@@ -79,14 +79,56 @@ export function Trends({ organizationId }: { organizationId: string }) {
   );
 }
 
-export function Recommendations({ organizationId }: { organizationId: string }) {
-  const recommendations = useQuery({
+/**
+ * The viewer's recommendations, asked once for the home page: the playlists to resume feed
+ * "Continue watching", the rest "For you".
+ */
+function useRecommendations(organizationId: string) {
+  return useQuery({
     queryKey: ['recommendations', organizationId],
     queryFn: async () =>
       expectData(
-        await api.GET('/ai/insights/recommendations', { params: { query: { organizationId, limit: 8 } } }),
+        await api.GET('/ai/insights/recommendations', { params: { query: { organizationId, limit: 20 } } }),
       ).data,
   });
+}
+
+/** Playlists the viewer has started and not finished, with where they left off. */
+export function ContinueWatching({ organizationId }: { organizationId: string }) {
+  const recommendations = useRecommendations(organizationId);
+  const playlists = (recommendations.data ?? []).flatMap((item) =>
+    item.collection ? [item.collection] : [],
+  );
+  if (playlists.length === 0) return null;
+  return (
+    <section className="panel" aria-labelledby="continue-heading">
+      <h2 id="continue-heading">Continue watching</h2>
+      <ul>
+        {playlists.map((playlist) => (
+          <li key={playlist.id}>
+            <Link to={`/collections/${playlist.id}`}>{playlist.name}</Link>{' '}
+            <span className="muted">
+              {playlist.completed} of {playlist.total} watched
+            </span>
+            {playlist.lastVideoId && (
+              <>
+                {' · '}
+                <Link to={momentLink(playlist.lastVideoId, playlist.lastPosition ?? 0)}>
+                  where you left off
+                </Link>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function Recommendations({ organizationId }: { organizationId: string }) {
+  const all = useRecommendations(organizationId);
+  // Playlists to resume have their own panel.
+  const recommendations = { ...all, data: all.data?.filter((item) => !item.collection).slice(0, 8) };
   return (
     <section className="panel" aria-labelledby="recommendations-heading">
       <h2 id="recommendations-heading">For you</h2>
