@@ -7,7 +7,7 @@ import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
 import { retrieveStretches } from '../search/stretch-retrieval.ts';
 import { type Citation, NOT_FOUND_ANSWER, type Source } from './engine.ts';
 import { createLocalEngine } from './local-engine.ts';
-import { splitSentences } from './sentences.ts';
+import { splitSentences, tidySpeech } from './sentences.ts';
 
 describe('local answer engine', () => {
   const ctx = useTestApp();
@@ -72,7 +72,13 @@ describe('local answer engine', () => {
         for (const citation of result.citations) {
           const source = sources.find((candidate) => candidate.number === citation.source) as Source;
           expect(citation).toMatchObject({ videoId: meeting.videoId, videoTitle: meeting.name });
-          expect(result.answer).toContain(citation.quote);
+          // The answer writes what it quotes without "uh" and restarts; a source it had no room
+          // for is named after "See also".
+          const [body = '', seeAlso = ''] = result.answer.split(' See also ');
+          if (seeAlso.includes(`[${citation.source}]`)) expect(body).not.toContain(`[${citation.source}]`);
+          else
+            for (const sentence of splitSentences({ start: 0, end: 1, text: citation.quote }))
+              expect(body).toContain(tidySpeech(sentence.text));
           const holding = await segmentsHolding(citation);
           expect(holding, citation.quote).not.toEqual([]);
           expect(
@@ -108,7 +114,7 @@ describe('local answer engine', () => {
       speaker: 'Industrial Designer',
     });
     expect(first?.quote).toMatch(/draw a panther/);
-    expect(result.answer.startsWith(first?.quote as string)).toBe(true);
+    expect(result.answer.startsWith(`Industrial Designer: ${tidySpeech(first?.quote as string)}`)).toBe(true);
     expect(result.citations.every((citation) => citation.source % 10 === 0)).toBe(true);
   });
 

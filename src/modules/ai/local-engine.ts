@@ -8,14 +8,16 @@ import {
   NOT_FOUND_ANSWER,
   type Source,
 } from './engine.ts';
-import { splitSentences } from './sentences.ts';
+import { splitSentences, tidySpeech } from './sentences.ts';
 
 /**
  * The offline engine: answers with the transcript's own sentences, each source cited once. The
  * best source leads (from its sentence that best answers, up to `LEAD_WORDS`), and each further
  * source adds the sentence that best answers from it: about the length of a person's answer
  * (QMSum's reference answers average 65 words), measured against its references in
- * docs/ai-quality.md. Deciding whether the scope answers at all is retrieval's (see qa.ts).
+ * docs/ai-quality.md. Each part says who said it, written without "uh" and restarts (citations
+ * quote verbatim); sources it had no room for follow as "See also". Deciding whether the scope
+ * answers at all is retrieval's (see qa.ts).
  */
 
 /** Words the best source may give, from its answering sentence on. */
@@ -36,7 +38,10 @@ type Sentence = {
   speaker: string | null;
   start: number;
   end: number;
+  /** Verbatim, as a citation quotes it. */
   text: string;
+  /** As the answer writes it (tidySpeech). */
+  said: string;
   words: number;
   lexemes: Set<string>;
 };
@@ -71,6 +76,8 @@ function sentencesOf(sources: Source[]): Omit<Sentence, 'lexemes'>[] {
     source.turns.flatMap((turn) =>
       splitSentences(turn).map((sentence) => ({
         ...sentence,
+        said: tidySpeech(sentence.text),
+        words: tidySpeech(sentence.text).split(/\s+/).filter(Boolean).length,
         source,
         turn: turn.index,
         speaker: turn.speaker,
@@ -98,16 +105,9 @@ function excerpt(
   { why, budget, room }: { why: boolean; budget: number; room: number },
 ) {
   const useful = sentences.filter((sentence) => sentence.lexemes.size >= MIN_LEXEMES);
-  const answering = useful.filter((sentence) => relevance(sentence) > 0);
   const cause = why ? useful.find((sentence) => CAUSES.test(sentence.text)) : undefined;
-  if (!cause && answering.length === 0) return [];
-  const centre = sentences[0]?.source.bestSegmentIndex;
-  const pool = answering.some((sentence) => sentence.turn === centre)
-    ? answering.filter((sentence) => sentence.turn === centre)
-    : answering;
-  const lead =
-    cause ?? pool.reduce((best, sentence) => (relevance(sentence) > relevance(best) ? sentence : best));
-  if (lead.words > room) return [];
+  const lead = cause ?? bestSentence(sentences, relevance);
+  if (!lead || lead.words > room) return [];
   const taken = [lead];
   let words = lead.words;
   for (const sentence of useful.slice(useful.indexOf(lead) + 1)) {
@@ -118,6 +118,35 @@ function excerpt(
     words += sentence.words;
   }
   return taken;
+}
+
+/** Who says what the answer takes, as a person reporting a meeting writes it ("Marketing: …"), at each change of speaker. */
+const saidBy = (sentence: Sentence) => (sentence.speaker ? `${sentence.speaker}: ` : '');
+
+/** A citation of a source's sentences from `first` to `last`, quoting `quoted` verbatim. */
+const citationOf = (first: Sentence, last: Sentence, quoted: Sentence[]): Citation => ({
+  source: first.source.number,
+  videoId: first.source.videoId,
+  videoTitle: first.source.videoTitle,
+  start: first.start,
+  end: last.end,
+  speaker: first.speaker,
+  quote: quoted.map((sentence) => sentence.text).join(' '),
+});
+
+/** A source's sentence that best answers, in the turn it is centred on when that turn holds one. */
+function bestSentence(sentences: Sentence[], relevance: (sentence: Sentence) => number) {
+  const answering = sentences.filter(
+    (sentence) => sentence.lexemes.size >= MIN_LEXEMES && relevance(sentence) > 0,
+  );
+  const centre = sentences[0]?.source.bestSegmentIndex;
+  const pool = answering.some((sentence) => sentence.turn === centre)
+    ? answering.filter((sentence) => sentence.turn === centre)
+    : answering;
+  return pool.reduce<Sentence | undefined>(
+    (best, sentence) => (!best || relevance(sentence) > relevance(best) ? sentence : best),
+    undefined,
+  );
 }
 
 export function createLocalEngine(db: Db): AnswerEngine {
@@ -181,27 +210,38 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // what the answer takes from that turn (the answer may run on into the next turns).
       const citations: Citation[] = parts.map((taken) => {
         const first = taken[0] as Sentence;
-        const last = taken.at(-1) as Sentence;
-        return {
-          source: first.source.number,
-          videoId: first.source.videoId,
-          videoTitle: first.source.videoTitle,
-          start: first.start,
-          end: last.end,
-          speaker: first.speaker,
-          quote: taken
-            .filter((sentence) => sentence.turn === first.turn)
-            .map((sentence) => sentence.text)
-            .join(' '),
-        };
+        return citationOf(
+          first,
+          taken.at(-1) as Sentence,
+          taken.filter((sentence) => sentence.turn === first.turn),
+        );
       });
+      // Sources the answer had no room for are still where the question is discussed: "see also",
+      // each at its sentence that best answers.
+      const quoted = new Set(parts.map((taken) => taken[0]?.source));
+      const further = ordered.flatMap((source) => {
+        if (quoted.has(source)) return [];
+        const best = bestSentence(
+          sentences.filter((sentence) => sentence.source === source),
+          relevance,
+        );
+        return best ? [citationOf(best, best, [best])] : [];
+      });
+      const seeAlso =
+        further.length > 0
+          ? ` See also ${further.map((citation) => `[${citation.source}]`).join(', ')}.`
+          : '';
       return {
-        answer: parts
-          .map((taken) => `${taken.map((sentence) => sentence.text).join(' ')} [${taken[0]?.source.number}]`)
-          .join(' '),
+        answer:
+          parts
+            .map(
+              (taken) =>
+                `${taken.map((sentence, at) => (at === 0 || taken[at - 1]?.speaker !== sentence.speaker ? saidBy(sentence) : '') + sentence.said).join(' ')} [${taken[0]?.source.number}]`,
+            )
+            .join(' ') + seeAlso,
+        citations: [...citations, ...further],
         answered: true,
         confidence: total === 0 ? 0 : Math.round((covered / total) * 1000) / 1000,
-        citations,
       };
     },
   };

@@ -6,7 +6,7 @@ import { recordActivity } from '../activity/service.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { embedQuery } from '../search/embeddings.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
-import { retrieveStretches } from '../search/stretch-retrieval.ts';
+import { retrieveStretches, type StretchRetrieval } from '../search/stretch-retrieval.ts';
 import { chargeCredits, creditsFor, requireCredits } from './budget.ts';
 import {
   type AnswerEngine,
@@ -22,13 +22,27 @@ import { resolveAiScope } from './scope.ts';
 /** Stretches of transcript given to the engine per question. */
 const SOURCES = 5;
 /**
- * When the question is answered from the scope (see retrieveStretches): its best stretch says at
- * least this share of what the question is about, and its best passage holds at least `MIN_STANDING`
- * of what the organization's best passage holds. Set on QMSum (docs/ai-quality.md), trading
- * questions answered from their own meeting against the same questions asked of an unrelated one.
+ * When the question is answered from the scope (see retrieveStretches), with the words of the
+ * question all there is to go on: the best stretch says at least `MIN_COVERAGE` of what the
+ * question is about; the question names no one who is absent from the scope; and the scope stands
+ * close enough to the meeting of the organization the question suits best — its best passage
+ * holds at least `MIN_STANDING` of what the organization's best holds, and its likelihood gap
+ * (natural log) plus `STANDING_WEIGHT` times that standing reaches `MIN_EVIDENCE`. (In a small
+ * organization the likelihoods of its few meetings differ little; the standing still tells.)
+ * Set on QMSum (docs/ai-quality.md), trading questions answered from their own meeting against
+ * the same questions asked of an unrelated one.
  */
-const MIN_COVERAGE = 0.2;
-const MIN_STANDING = 0.5;
+const MIN_COVERAGE = 0.1;
+const MIN_STANDING = 0.25;
+const STANDING_WEIGHT = 4;
+const MIN_EVIDENCE = -4;
+
+/** Whether retrieval found enough in the scope to answer from it (see MIN_EVIDENCE). */
+const answersFromScope = (found: StretchRetrieval) =>
+  !found.namesAbsentSpeakers &&
+  found.coverage >= MIN_COVERAGE &&
+  found.standing >= MIN_STANDING &&
+  found.likelihoodGap + STANDING_WEIGHT * found.standing >= MIN_EVIDENCE;
 
 const nothingFound: EngineAnswer = {
   answer: NOT_FOUND_ANSWER,
@@ -59,16 +73,17 @@ export async function answerQuestion(
 ): Promise<EngineAnswer> {
   const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');
   const queryEmbedding = await embedQuery(context, retrievalQuery);
-  const { stretches, coverage, standing } = await retrieveStretches(context.db, retrievalQuery, input.scope, {
+  const found = await retrieveStretches(context.db, retrievalQuery, input.scope, {
     limit: SOURCES,
     queryEmbedding,
   });
+  const { stretches, coverage } = found;
   if (stretches.length === 0) {
     return (await holdsTranscripts(context, input.scope))
       ? nothingFound
       : { ...nothingFound, answer: NO_RECORDINGS_ANSWER };
   }
-  if (!queryEmbedding && (coverage < MIN_COVERAGE || standing < MIN_STANDING)) {
+  if (found.namesAbsentSpeakers || (!queryEmbedding && !answersFromScope(found))) {
     return { ...nothingFound, confidence: Math.round(coverage * 1000) / 1000 };
   }
   const result = await engine.answer({

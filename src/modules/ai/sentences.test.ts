@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitSentences } from './sentences.ts';
+import { splitSentences, tidySpeech } from './sentences.ts';
 
 describe('splitSentences', () => {
   it('cuts a turn at sentence ends and shares its time by words', () => {
@@ -45,5 +45,18 @@ describe('splitSentences', () => {
   it('finds no sentence in a turn of fewer than four words', () => {
     expect(splitSentences({ start: 0, end: 1, text: 'Okay, so.' })).toEqual([]);
     expect(splitSentences({ start: 0, end: 1, text: '' })).toEqual([]);
+  });
+});
+
+describe('tidySpeech', () => {
+  it('writes what was said without hesitations, openers and restarts, keeping every other word', () => {
+    expect(tidySpeech('Uh, the the whole framework, um, that we we we use.')).toBe(
+      'The whole framework that we use.',
+    );
+    expect(tidySpeech("Yeah, okay. So they 're going to, uh, do it and it is n't hard.")).toBe(
+      "So they're going to do it and it isn't hard.",
+    );
+    expect(tidySpeech('Mm-hmm. The idea is good, hmm?')).toBe('The idea is good?');
+    expect(tidySpeech('The user interface and the remote')).toBe('The user interface and the remote');
   });
 });

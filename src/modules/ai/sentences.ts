@@ -68,3 +68,28 @@ export function splitSentences(segment: SegmentText): SentenceSpan[] {
   }
   return sentences;
 }
+
+/** Sounds that hold the floor, not words ("uh", "um", "mm-hmm"), with the comma or stop around them. */
+const HESITATIONS = /,?\s+(?:uh|um|uhm|erm|er|ah|mm|hmm|mhm|mm-hmm|uh-huh)(?:,|(?=[\s.?!;:]|$))/gi;
+/** Assent and openers that start a turn rather than say anything ("Yeah, …", "Okay. …"). */
+const OPENERS = /^(?:(?:yeah|yes|yep|okay|ok|oh|well|right|alright|mm|hmm)[,.!]?\s+)+/i;
+/** A word or two said again at once ("I I think", "the the", "we we we"): a speaker restarting. */
+const RESTARTS = /\b((?:[\w']+\s+)?[\w']+)(?:\s+\1\b)+/gi;
+
+/**
+ * A sentence as a person writes what was said: without hesitation sounds, openers and restarted
+ * words, with "they 're" written "they're". The words are the speaker's; a citation still quotes
+ * the transcript verbatim.
+ */
+export function tidySpeech(text: string): string {
+  const tidied = ` ${text}`
+    .replace(HESITATIONS, '')
+    .trim()
+    .replace(OPENERS, '')
+    .replace(RESTARTS, '$1')
+    .replace(/\s+(n't|'(?:s|re|ve|ll|d|m)\b)/gi, '$1')
+    .replace(/\s+([,.?!;:])/g, '$1')
+    .replace(/^[\s,;:.]+/, '')
+    .replace(/\s{2,}/g, ' ');
+  return tidied.charAt(0).toUpperCase() + tidied.slice(1);
+}

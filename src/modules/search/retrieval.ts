@@ -56,7 +56,7 @@ export function videoScopeConditions(scope: RetrievalScope): SQL {
 }
 
 /** The scope's conditions on a passage (alias `c`) and its video (`v`). */
-const scopeConditions = (scope: RetrievalScope): SQL =>
+export const scopeConditions = (scope: RetrievalScope): SQL =>
   sql`c.organization_id = any(${sql.param(scope.organizationIds)}::uuid[]) and ${videoScopeConditions(scope)}`;
 
 /**

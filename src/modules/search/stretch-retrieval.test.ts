@@ -5,6 +5,14 @@ import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.t
 import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
 import { retrieveStretches } from './stretch-retrieval.ts';
 
+const NOTHING = {
+  stretches: [],
+  coverage: 0,
+  standing: 0,
+  likelihoodGap: Number.NEGATIVE_INFINITY,
+  namesAbsentSpeakers: false,
+};
+
 describe('retrieveStretches', () => {
   const ctx = useTestApp();
   let owner: SignedUpUser;
@@ -79,10 +87,10 @@ describe('retrieveStretches', () => {
     const foreign = await retrieveStretches(ctx().database.db, question, {
       organizationIds: [outsider.organizationId],
     });
-    expect(foreign).toStrictEqual({ stretches: [], coverage: 0, standing: 0 });
+    expect(foreign).toStrictEqual(NOTHING);
   });
 
-  it('says how little of a question an unrelated scope covers', async () => {
+  it('says how little of a question an unrelated scope covers, how much less it suits it, and whom it lacks', async () => {
     const [product, research] = loaded;
     const question = 'What did the Professor think about Danish and German models?';
     const scope = (video: typeof product) => ({
@@ -93,21 +101,22 @@ describe('retrieveStretches', () => {
     const unrelated = await retrieveStretches(ctx().database.db, question, scope(product));
     expect(own.coverage).toBeGreaterThan(0.6);
     expect(own.standing).toBe(1);
+    expect(own.likelihoodGap).toBe(0);
+    expect(own.namesAbsentSpeakers).toBe(false);
     expect(unrelated.coverage).toBeLessThan(0.3);
     expect(unrelated.standing).toBeLessThan(0.5);
+    // The research meeting suits the question far better, and no professor speaks in the other.
+    expect(unrelated.likelihoodGap).toBeLessThan(-4);
+    expect(unrelated.namesAbsentSpeakers).toBe(true);
   });
 
   it('finds nothing for a question of stop words only, or an empty scope', async () => {
     const scope = { organizationIds: [owner.organizationId] };
-    expect(await retrieveStretches(ctx().database.db, 'what was it that they did', scope)).toStrictEqual({
-      stretches: [],
-      coverage: 0,
-      standing: 0,
-    });
-    expect(await retrieveStretches(ctx().database.db, 'panther', { ...scope, videoIds: [] })).toStrictEqual({
-      stretches: [],
-      coverage: 0,
-      standing: 0,
-    });
+    expect(await retrieveStretches(ctx().database.db, 'what was it that they did', scope)).toStrictEqual(
+      NOTHING,
+    );
+    expect(await retrieveStretches(ctx().database.db, 'panther', { ...scope, videoIds: [] })).toStrictEqual(
+      NOTHING,
+    );
   });
 });

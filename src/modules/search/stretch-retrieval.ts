@@ -10,6 +10,7 @@ import {
   titleBoosts,
 } from './question-terms.ts';
 import { type RetrievalScope, retrieveChunks, videoScopeConditions } from './retrieval.ts';
+import { namesAbsentSpeakers, scopeEvidence } from './scope-evidence.ts';
 import { type RankedStretch, rankStretches, type TermTurn } from './stretches.ts';
 
 /**
@@ -61,6 +62,13 @@ export type StretchRetrieval = {
    * low when the answer is said elsewhere, not here.
    */
   standing: number;
+  /**
+   * How much less likely (natural log) the question is to be about the scope's best meeting than
+   * about the organization's: 0 when the scope holds the meeting the question suits best.
+   */
+  likelihoodGap: number;
+  /** The question names people of the organization (by name or role) none of whom speaks in the scope. */
+  namesAbsentSpeakers: boolean;
 };
 
 type Analysis = { lexemes: string[]; framing: string[]; organizationIdf: Record<string, number> };
@@ -252,7 +260,13 @@ export async function retrieveStretches(
   scope: RetrievalScope,
   { limit = 5, queryEmbedding }: { limit?: number; queryEmbedding?: QueryEmbedding } = {},
 ): Promise<StretchRetrieval> {
-  const none: StretchRetrieval = { stretches: [], coverage: 0, standing: 0 };
+  const none: StretchRetrieval = {
+    stretches: [],
+    coverage: 0,
+    standing: 0,
+    likelihoodGap: Number.NEGATIVE_INFINITY,
+    namesAbsentSpeakers: false,
+  };
   if (scope.organizationIds.length === 0 || (scope.videoIds && scope.videoIds.length === 0)) return none;
   const cues = cueWords(question);
   const analysis = await analyse(db, question, cues, scope.organizationIds);
@@ -289,8 +303,11 @@ export async function retrieveStretches(
     speakers,
     idf: whole ? turnIdf(turns) : organizationIdf,
   });
-  // The scope's standing is asked of the database while the turns are ranked here.
-  const standing = standingOf(db, scope, weighed.content, organizationIdf);
+  // How the scope stands is asked of the database while the turns are ranked here.
+  const evidence = Promise.all([
+    scopeEvidence(db, scope, weighed.content, organizationIdf),
+    namesAbsentSpeakers(db, scope, question, analysis.lexemes),
+  ]);
   const ranked = rankStretches(
     turns,
     { ...weighed, videoBoost: titleBoosts(titleWords, weighed.content, organizationIdf) },
@@ -299,43 +316,9 @@ export async function retrieveStretches(
   return {
     stretches: ranked.map((stretch) => present(stretch, titles)),
     coverage: Math.max(0, ...ranked.map((stretch) => coverageOf(stretch, weighed.content, organizationIdf))),
-    standing: await standing,
+    ...(await evidence)[0],
+    namesAbsentSpeakers: (await evidence)[1],
   };
-}
-
-const narrowed = (scope: RetrievalScope) =>
-  Boolean(scope.videoIds || scope.channelId || scope.seriesId || scope.collectionId);
-
-/**
- * The scope's best passage against the organization's: each passage scores the summed idf of
- * the question's content words it holds (from the index alone; common words only when no word
- * is rarer), and the standing is the scope's best over the organization's best.
- */
-async function standingOf(
-  db: Db,
-  scope: RetrievalScope,
-  content: string[],
-  weight: (lexeme: string) => number,
-) {
-  if (!narrowed(scope) || content.length === 0) return 1;
-  const { rows } = await db.execute<{ scope: number | null; organization: number | null }>(sql`
-    with words as (
-      select lexeme, quote_literal(lexeme)::tsquery as query, idf
-      from unnest(${sql.param(content)}::text[], ${sql.param(content.map(weight))}::float8[]) as w(lexeme, idf)
-      where idf > 0
-    ),
-    held as (
-      select c.id, bool_or(${videoScopeConditions(scope)}) as in_scope, sum(w.idf) as score
-      from words w
-      join transcript_chunks c on c.search @@ w.query
-      join videos v on v.id = c.video_id
-      where c.organization_id = any(${sql.param(scope.organizationIds)}::uuid[]) and not v.is_deleted
-      group by c.id
-    )
-    select max(score) filter (where in_scope) as scope, max(score) as organization from held`);
-  const best = rows[0];
-  if (!best?.organization) return 1;
-  return (best.scope ?? 0) / best.organization;
 }
 
 /** The share of the content words' organization-wide weight that a stretch says. */
