@@ -102,7 +102,14 @@ export function toTsquery(parsed: ParsedQuery): SQL {
 export const constrains = (parsed: ParsedQuery) =>
   parsed.excluded.length > 0 || parsed.clauses.some(isRequired);
 
-/** Every term asked for, each as its own tsquery: what results are ranked by, each weighed by its rarity. */
-export function rankingTerms(parsed: ParsedQuery): SQL[] {
-  return parsed.clauses.flat().map(termQuery);
+/**
+ * Every term asked for, each as its own tsquery: what results are ranked by, each weighed by its
+ * rarity. `framing`: a plain word that may say how a question is asked ("what did they discuss")
+ * rather than what it is about, which ranking weighs lightly when it is one (see FRAMING_WORDS).
+ */
+export function rankingTerms(parsed: ParsedQuery): Array<{ query: SQL; framing: boolean }> {
+  return parsed.clauses.flat().map((term) => ({
+    query: termQuery(term),
+    framing: term.kind === 'word' && !term.required && !term.prefix,
+  }));
 }

@@ -14,7 +14,7 @@ import type { QuestionWeights } from './stretches.ts';
  */
 export const FRAMING_WORDS =
   'summarize summary discuss discussion talk talking think thought say said mention opinion elaborate agree disagree group meeting team';
-const FRAMING_WEIGHT = 0.2;
+export const FRAMING_WEIGHT = 0.2;
 /**
  * A "why" question is answered where a cause is given: these stemmed words join it, light. ("because"
  * and "since" are stop words of the english configuration.)

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { CHUNK_MAX_WORDS, CHUNK_MIN_WORDS } from './chunks.ts';
+import { FRAMING_WEIGHT, FRAMING_WORDS } from './question-terms.ts';
 
 /**
  * Best-match ranking of transcripts for `GET /search`, as CTEs for the search query (which
@@ -8,8 +9,9 @@ import { CHUNK_MAX_WORDS, CHUNK_MIN_WORDS } from './chunks.ts';
  * pass reads only the index: passages by the summed idf of the distinctive words they hold (every
  * word when none is distinctive), at most `CANDIDATES` of them; those are then scored exactly
  * (each word's idf times PostgreSQL's saturating `ts_rank` of it). A video's transcript score is
- * its best passage's. Ends in `video_hits (video_id, score, best_chunk_ids)` and `term_weights
- * (lexeme-free: ord, idf)`.
+ * its best passage's. A plain word that frames a question ("discuss", "think") weighs lightly, as
+ * in QA retrieval (question-terms.ts). Ends in `video_hits (video_id, score, best_chunk_ids)` and
+ * `term_weights (lexeme-free: ord, idf)`.
  */
 
 /** Passages scored exactly, at most: the pages people read come from far fewer. */
@@ -36,17 +38,21 @@ export type RankingScope = {
   chunkCondition: SQL;
 };
 
-export function transcriptRanking(terms: SQL[], scope: RankingScope): SQL {
+export function transcriptRanking(terms: Array<{ query: SQL; framing: boolean }>, scope: RankingScope): SQL {
   const values =
     terms.length > 0
       ? sql.join(
-          terms.map((term, at) => sql`(${at}, ${term})`),
+          terms.map((term, at) => sql`(${at}, ${term.query}, ${term.framing}::boolean)`),
           sql`, `,
         )
-      : sql`(0, ''::tsquery)`;
+      : sql`(0, ''::tsquery, false)`;
   return sql`
+    framing_words as materialized (select to_tsvector('english', ${FRAMING_WORDS}) as words),
     terms as materialized (
-      select ord, query from (values ${values}) as t(ord, query) where numnode(query) > 0
+      select ord, query,
+        case when may_frame and numnode(query) = 1 and (select words from framing_words) @@ query
+          then ${sql.raw(String(FRAMING_WEIGHT))} else 1 end as factor
+      from (values ${values}) as t(ord, query, may_frame) where numnode(query) > 0
     ),
     live_videos as materialized (
       select v.id from videos v where v.organization_id = any(${scope.organizations}) and ${scope.videoCondition}
@@ -67,7 +73,7 @@ export function transcriptRanking(terms: SQL[], scope: RankingScope): SQL {
     ),
     term_weights as materialized (
       select t.ord, t.query, held.n >= ceil(p.n * ${sql.raw(String(COMMON_SHARE))}) as common,
-        ln(1 + (p.n - least(held.n, p.n) + 0.5) / (least(held.n, p.n) + 0.5)) as idf
+        t.factor * ln(1 + (p.n - least(held.n, p.n) + 0.5) / (least(held.n, p.n) + 0.5)) as idf
       from terms t cross join passage_total p
       join (select ord, count(*)::float8 as n from term_passages group by ord) held on held.ord = t.ord
     ),

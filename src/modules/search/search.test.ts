@@ -224,4 +224,20 @@ describe('GET /search', () => {
     expect(ids(await found(reader, 'kestrel zeppelin'))).toEqual([both]);
     expect(ids(await found(reader, '+zeppelin kestrel'))).toEqual([]);
   });
+
+  it('reads a question: the words that frame it ("discuss", "think") weigh less than what it is about', async () => {
+    const reader = await signUpUser(ctx().app, { name: 'Quinn Questioner' });
+    const video = async (title: string, words: string) =>
+      (
+        await post(reader, '/videos', {
+          organizationId: reader.organizationId,
+          title,
+          duration: '0:30',
+          transcript: `[00:00:01] Ann: ${words}`,
+        })
+      ).id as string;
+    const talk = await video('Sync one', 'We discussed it, discussed it again, and the discussion ran long.');
+    const heron = await video('Sync two', 'The heron nest by the lake needs a camera.');
+    expect(ids(await found(reader, 'What did we discuss about the heron?'))).toEqual([heron, talk]);
+  });
 });
