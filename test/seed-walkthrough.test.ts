@@ -55,8 +55,7 @@ describe('the seeded demo, on first contact', () => {
   it('answers "why" with the cause the transcript states, citations numbered in reading order', async () => {
     const result = await ask('Why did search go down on January 14?');
     expect(result.answered).toBe(true);
-    expect(result.answer).toMatch(/migration|lock|index/i);
-    expect(result.answer).not.toMatch(/^This is the retrospective/);
+    expect(result.answer).toMatch(/^Daniel Okafor: Root cause, then: a migration that rebuilt an index/);
     const markers = [...result.answer.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
     expect(markers).toEqual(markers.map((_, at) => at + 1));
     expect(result.citations.map((citation) => citation.source)).toEqual(markers);
@@ -67,7 +66,7 @@ describe('the seeded demo, on first contact', () => {
   it('answers what was decided, from the meeting that decided it', async () => {
     const result = await ask('What did we decide about search v2 and the feature flag?');
     expect(result.answered).toBe(true);
-    expect(result.answer).toMatch(/feature flag/i);
+    expect(result.answer).toMatch(/^Maya Chen: Good\. So, decision: search v2 ships behind a feature flag on January 30/);
   });
 
   it('extracts the decisions and action items stated with the usual cue phrases', async () => {

@@ -74,14 +74,17 @@ async function stem(db: Db, question: string, texts: string[]) {
 function sentencesOf(sources: Source[]): Omit<Sentence, 'lexemes'>[] {
   return sources.flatMap((source) =>
     source.turns.flatMap((turn) =>
-      splitSentences(turn).map((sentence) => ({
-        ...sentence,
-        said: tidySpeech(sentence.text),
-        words: tidySpeech(sentence.text).split(/\s+/).filter(Boolean).length,
-        source,
-        turn: turn.index,
-        speaker: turn.speaker,
-      })),
+      splitSentences(turn).map((sentence) => {
+        const said = tidySpeech(sentence.text);
+        return {
+          ...sentence,
+          said,
+          words: said.split(/\s+/).filter(Boolean).length,
+          source,
+          turn: turn.index,
+          speaker: turn.speaker,
+        };
+      }),
     ),
   );
 }
@@ -120,8 +123,19 @@ function excerpt(
   return taken;
 }
 
-/** Who says what the answer takes, as a person reporting a meeting writes it ("Marketing: …"), at each change of speaker. */
-const saidBy = (sentence: Sentence) => (sentence.speaker ? `${sentence.speaker}: ` : '');
+/**
+ * What the answer takes from a source as a person reporting a meeting writes it: tidied, with who
+ * speaks ("Marketing: …") at the start and at each change of speaker, then the source's marker.
+ */
+function written(taken: Sentence[]) {
+  const text = taken
+    .map((sentence, at) => {
+      const speakerChanges = at === 0 || taken[at - 1]?.speaker !== sentence.speaker;
+      return speakerChanges && sentence.speaker ? `${sentence.speaker}: ${sentence.said}` : sentence.said;
+    })
+    .join(' ');
+  return `${text} [${taken[0]?.source.number}]`;
+}
 
 /** A citation of a source's sentences from `first` to `last`, quoting `quoted` verbatim. */
 const citationOf = (first: Sentence, last: Sentence, quoted: Sentence[]): Citation => ({
@@ -232,13 +246,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
           ? ` See also ${further.map((citation) => `[${citation.source}]`).join(', ')}.`
           : '';
       return {
-        answer:
-          parts
-            .map(
-              (taken) =>
-                `${taken.map((sentence, at) => (at === 0 || taken[at - 1]?.speaker !== sentence.speaker ? saidBy(sentence) : '') + sentence.said).join(' ')} [${taken[0]?.source.number}]`,
-            )
-            .join(' ') + seeAlso,
+        answer: parts.map(written).join(' ') + seeAlso,
         citations: [...citations, ...further],
         answered: true,
         confidence: total === 0 ? 0 : Math.round((covered / total) * 1000) / 1000,

@@ -32,6 +32,16 @@ describe('GET /search', () => {
     return response.json();
   };
   const ids = (body: { data: Array<{ id: string }> }) => body.data.map((result) => result.id);
+  /** A meeting of the user's organization whose transcript opens with Ann saying `words`; its id. */
+  const meetingOf = async (user: SignedUpUser, title: string, words: string) =>
+    (
+      await post(user, '/videos', {
+        organizationId: user.organizationId,
+        title,
+        duration: '0:30',
+        transcript: `[00:00:01] Ann: ${words}`,
+      })
+    ).id as string;
 
   beforeAll(async () => {
     t = await team(ctx());
@@ -206,15 +216,8 @@ describe('GET /search', () => {
 
   it('ranks first the video holding more of the rarer words, and finds one holding any of them', async () => {
     const reader = await signUpUser(ctx().app, { name: 'Rita Reader' });
-    const video = async (title: string, words: string) =>
-      (
-        await post(reader, '/videos', {
-          organizationId: reader.organizationId,
-          title,
-          duration: '0:30',
-          transcript: `[00:00:01] Ann: ${words}\n[00:00:10] Bob: Thanks, that is noted for the meeting.`,
-        })
-      ).id as string;
+    const video = (title: string, words: string) =>
+      meetingOf(reader, title, `${words}\n[00:00:10] Bob: Thanks, that is noted for the meeting.`);
     const common = await video('Sync one', 'We talked about the meeting agenda and the meeting notes.');
     const one = await video('Sync two', 'The osprey nest needs a camera before the meeting.');
     const both = await video('Sync three', 'The osprey and the kestrel both need a camera.');
@@ -227,15 +230,7 @@ describe('GET /search', () => {
 
   it('reads a question: the words that frame it ("discuss", "think") weigh less than what it is about', async () => {
     const reader = await signUpUser(ctx().app, { name: 'Quinn Questioner' });
-    const video = async (title: string, words: string) =>
-      (
-        await post(reader, '/videos', {
-          organizationId: reader.organizationId,
-          title,
-          duration: '0:30',
-          transcript: `[00:00:01] Ann: ${words}`,
-        })
-      ).id as string;
+    const video = (title: string, words: string) => meetingOf(reader, title, words);
     const talk = await video('Sync one', 'We discussed it, discussed it again, and the discussion ran long.');
     const heron = await video('Sync two', 'The heron nest by the lake needs a camera.');
     expect(ids(await found(reader, 'What did we discuss about the heron?'))).toEqual([heron, talk]);
