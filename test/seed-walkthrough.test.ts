@@ -66,7 +66,9 @@ describe('the seeded demo, on first contact', () => {
   it('answers what was decided, from the meeting that decided it', async () => {
     const result = await ask('What did we decide about search v2 and the feature flag?');
     expect(result.answered).toBe(true);
-    expect(result.answer).toMatch(/^Maya Chen: Good\. So, decision: search v2 ships behind a feature flag on January 30/);
+    expect(result.answer).toMatch(
+      /^Maya Chen: Good\. So, decision: search v2 ships behind a feature flag on January 30/,
+    );
   });
 
   it('extracts the decisions and action items stated with the usual cue phrases', async () => {
