@@ -36,11 +36,11 @@ export type SpeakerName = { name: string; lexemes: string[] };
  * names "Professor B"), or their name ends with a capital letter the question uses on its own
  * ("What did F think" names "Grad F").
  */
-export function namedSpeakers(
+export function namedSpeakers<Speaker extends SpeakerName>(
   question: string,
   lexemes: Set<string>,
-  speakers: SpeakerName[],
-): SpeakerName[] {
+  speakers: Speaker[],
+): Speaker[] {
   const letters = new Set(question.match(/\b\p{Lu}\b/gu) ?? []);
   return speakers.filter((speaker) => {
     const last = speaker.name.trim().split(/\s+/).at(-1) ?? '';

@@ -45,13 +45,14 @@ export async function scopeEvidence(
 ): Promise<ScopeEvidence> {
   const level: ScopeEvidence = { standing: 1, likelihoodGap: 0 };
   if (!narrowed(scope) || content.length === 0) return level;
-  const { rows } = await db.execute<{
-    videoId: string;
-    inScope: boolean;
-    passages: number;
-    held: Record<string, number> | null;
-    bestPassage: number | null;
-  }>(sql`
+  const [{ rows }, total] = await Promise.all([
+    db.execute<{
+      videoId: string;
+      inScope: boolean;
+      passages: number;
+      held: Record<string, number> | null;
+      bestPassage: number | null;
+    }>(sql`
     with words as (
       select lexeme, quote_literal(lexeme)::tsquery as query, idf
       from unnest(${sql.param(content)}::text[], ${sql.param(content.map(weight))}::float8[]) as w(lexeme, idf)
@@ -80,8 +81,9 @@ export async function scopeEvidence(
       (select count(*) from transcript_chunks c where c.video_id = k.id)::int as passages,
       counted.held,
       (select max(p.score) from passages p where p.video_id = k.id) as "bestPassage"
-    from candidates k left join counted on counted.video_id = k.id`);
-  const total = await organizationPassages(db, scope.organizationIds);
+    from candidates k left join counted on counted.video_id = k.id`),
+    organizationPassages(db, scope.organizationIds),
+  ]);
   if (rows.length === 0 || total === 0) return level;
   // The organization's rate of each word: the share of its passages that hold it.
   const rate = new Map(
@@ -145,7 +147,7 @@ export async function namesAbsentSpeakers(
   const { rows: people } = await db.execute<SpeakerName & { id: string }>(sql`
     select id, name, tsvector_to_array(to_tsvector('english', name)) as lexemes
     from speakers where organization_id = any(${sql.param(scope.organizationIds)}::uuid[])`);
-  const named = namedSpeakers(question, new Set(lexemes), people) as Array<SpeakerName & { id: string }>;
+  const named = namedSpeakers(question, new Set(lexemes), people);
   if (named.length === 0) return false;
   const { rows } = await db.execute<{ speaks: boolean }>(sql`
     select exists (
