@@ -156,7 +156,7 @@ describe('GET /ai/summaries/topic/{id}', () => {
       // The engine's answer, from the transcript passages; then the latest decision.
       summary:
         '"remote control" came up in 2 meetings from 2026-11-02 to 2026-11-10 (5 mentions). ' +
-        `${BATTERY_LIFE} [1] ` +
+        `Carol: ${BATTERY_LIFE} [1] ` +
         '2 decisions about it; the latest (2026-11-10): Remotes get a new control chip. [3]',
       keyPoints: [
         { text: BATTERY_LIFE, source: 1 },
@@ -219,7 +219,9 @@ describe('GET /ai/summaries/topic/{id}', () => {
     const body = (await summary(alice, budgetTopicId)).json();
     const approved = 'Marketing wants a draft of the announcement by Friday; the budget was approved.';
     expect(body.keyPoints).toStrictEqual([{ text: approved, source: 1 }]);
-    expect(body.summary).toBe(`"budget" came up in 1 meeting on 2026-11-02 (1 mention). ${approved} [1]`);
+    expect(body.summary).toBe(
+      `"budget" came up in 1 meeting on 2026-11-02 (1 mention). Bob: ${approved} [1]`,
+    );
     expect(body.citations).toStrictEqual([
       {
         source: 1,
