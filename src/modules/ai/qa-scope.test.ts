@@ -66,7 +66,7 @@ describe('POST /ai/qa scoped to one meeting of several', () => {
     expect(result.citations.every((citation) => citation.videoId === showroomId)).toBe(true);
   });
 
-  it('names the sources it had no room to quote after "See also", numbered in reading order', async () => {
+  it('numbers its sources in reading order, one citation per marker', async () => {
     const result = await ask('What happens with the tiles, the cabinets and the plumber?', showroomId);
     expect(result.answered).toBe(true);
     const markers = [...result.answer.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));

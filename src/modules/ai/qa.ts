@@ -37,9 +37,8 @@ const MIN_STANDING = 0.25;
 const STANDING_WEIGHT = 4;
 const MIN_EVIDENCE = -4;
 
-/** Whether retrieval found enough in the scope to answer from it (see MIN_EVIDENCE). */
+/** Whether the question's words say the scope answers it (see MIN_EVIDENCE); absent speakers are checked apart. */
 const answersFromScope = (found: StretchRetrieval) =>
-  !found.namesAbsentSpeakers &&
   found.coverage >= MIN_COVERAGE &&
   found.standing >= MIN_STANDING &&
   found.likelihoodGap + STANDING_WEIGHT * found.standing >= MIN_EVIDENCE;
