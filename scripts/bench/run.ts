@@ -43,6 +43,14 @@ function videoReadRatio(service: Row, floor: Row): string {
   );
 }
 
+/** The same read against the floor of its own plan: one statement, as the service now reads it. */
+function oneTripLine(service: Row, oneTrip: Row): string {
+  return (
+    `${service.target} / ${oneTrip.target}: req/s ${ratio(service.reqPerSec, oneTrip.reqPerSec)}, ` +
+    `p99 latency ${ratio(service.p99, oneTrip.p99)} (what the service's own code costs above the database work it plans).`
+  );
+}
+
 /** Billing's read beside the library's (issue 14): the subscription answer against the video one. */
 function billingReadLine(billing: Row, video: Row): string {
   return (
@@ -55,7 +63,7 @@ function section(
   rows: Row[],
   serviceRows: Row[],
   bare: Row,
-  videoRows: { service: Row; floor: Row; billing: Row },
+  videoRows: { service: Row; floor: Row; oneTrip: Row; billing: Row },
   settings: Settings,
   date: Date,
   loadBefore: number,
@@ -96,7 +104,10 @@ function section(
     '- **Raw-pg floor**: `scripts/bench/bare-fastify.ts` with `DATABASE_URL`: the same bare Fastify with the same two queries for ' +
       "`GET /videos/{id}` through raw `pg` (session by token hash; the video left-joined with the caller's " +
       'membership; both prepared) against the same database, answering the row as JSON: no validation, ' +
-      'serialiser, hooks, rate limiter or logging.',
+      'serialiser, hooks, rate limiter or logging. The service reads the session and the video in one statement ' +
+      '(`readAlongsideCredential`, src/http/auth.ts), so the table also shows the floor of that plan: ' +
+      '`GET /one-trip/videos/{id}`, the same bare route with the session joined to the video and the membership ' +
+      'in one prepared statement.',
     `- **Bare Fastify**: \`scripts/bench/bare-fastify.ts\`, Fastify ${fastifyVersion} with defaults, logger ` +
       'off, one `GET /health` route returning a small JSON object.',
     '',
@@ -107,6 +118,7 @@ function section(
     '',
     ratios(serviceRows, bare),
     videoReadRatio(videoRows.service, videoRows.floor),
+    oneTripLine(videoRows.service, videoRows.oneTrip),
     billingReadLine(videoRows.billing, videoRows.service),
     ...(notes.length > 0 ? ['', 'Non-2xx responses and errors:', '', ...notes] : []),
     '',
@@ -157,17 +169,23 @@ await runBenchmark('bench', async ({ dataDir, children }) => {
     settings,
     authorization,
   );
+  const oneTripRow = await measure(
+    'Raw-pg floor, one statement `GET /one-trip/videos/{id}`',
+    `${bareOrigin}/one-trip/videos/${video.id}`,
+    settings,
+    authorization,
+  );
   const bareRow = await measure('Bare Fastify `GET /health`', bareUrl, settings);
   for (const child of children) {
     if (hasExited(child)) throw new Error(`${child.name} exited during the run:\n${child.output().trim()}`);
   }
-  const rows = [serviceRow, sessionRow, videoRow, billingRow, floorRow, bareRow];
+  const rows = [serviceRow, sessionRow, videoRow, billingRow, floorRow, oneTripRow, bareRow];
   const serviceRows = [serviceRow, sessionRow];
-  const videoRows = { service: videoRow, floor: floorRow, billing: billingRow };
+  const videoRows = { service: videoRow, floor: floorRow, oneTrip: oneTripRow, billing: billingRow };
 
   process.stdout.write(
     `\n${table(rows)}\n\n${ratios(serviceRows, bareRow)}\n${videoReadRatio(videoRow, floorRow)}\n` +
-      `${billingReadLine(billingRow, videoRow)}\n`,
+      `${oneTripLine(videoRow, oneTripRow)}\n${billingReadLine(billingRow, videoRow)}\n`,
   );
   for (const row of rows) {
     if (row.non2xx > 0 || row.errors > 0) {

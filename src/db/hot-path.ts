@@ -27,3 +27,34 @@ export function poolOf(db: Db | Tx): pg.Pool | null {
 export async function runPrepared<Row>(pool: pg.Pool, name: string, text: string, values: unknown[]) {
   return (await pool.query<Row & pg.QueryResultRow>({ name, text, values })).rows;
 }
+
+/**
+ * `json_build_object('key', alias."column", …)` (and `more` keys, SQL expressions): a row as one json value. `pg` does work per
+ * field of every result, so a wide row read on a hot path costs less as one; `rowFromJson` reads
+ * it back.
+ */
+export function jsonObjectOf(
+  columns: Record<string, Column>,
+  alias: string,
+  more: Record<string, string> = {},
+): string {
+  const pairs = [
+    ...Object.entries(columns).map(([key, column]) => `'${key}', ${alias}."${column.name}"`),
+    ...Object.entries(more).map(([key, expression]) => `'${key}', ${expression}`),
+  ];
+  return `json_build_object(${pairs.join(', ')})`;
+}
+
+/** Reads back a `jsonObjectOf` row as drizzle returns it: timestamps (ISO text in JSON) as Dates. */
+export function rowReader<Row>(columns: Record<string, Column>) {
+  const dateKeys = Object.entries(columns)
+    .filter(([, column]) => column.dataType === 'date')
+    .map(([key]) => key);
+  return (json: Record<string, unknown>): Row => {
+    for (const key of dateKeys) {
+      const value = json[key];
+      if (typeof value === 'string') json[key] = new Date(value);
+    }
+    return json as Row;
+  };
+}

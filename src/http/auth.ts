@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { safeEqual } from '../lib/crypto.ts';
 import { CSRF_COOKIE, SESSION_COOKIE, setSessionCookies } from '../modules/auth/cookies.ts';
-import { type AuthUser, authenticate, csrfTokenFor } from '../modules/auth/sessions.ts';
+import {
+  type AuthUser,
+  authenticate,
+  csrfTokenFor,
+  type SameTripRead,
+  type SameTripRow,
+} from '../modules/auth/sessions.ts';
 import { type AppError, errors } from './errors.ts';
 
 export type Auth = {
@@ -20,6 +26,15 @@ declare module 'fastify' {
     auth: Auth | null;
     /** Why credentials that were sent were refused (invalid, expired, CSRF); null when none were sent or they were fine. */
     authFailure: AppError | null;
+    /**
+     * What the route's `readAlongsideCredential` found, read with the caller's credential; undefined
+     * when it was not read (no such config, no valid credential, or the route's input did not allow it).
+     */
+    readAlongside: SameTripRow | undefined;
+  }
+  interface FastifyContextConfig {
+    /** A row the route will need, read in the credential's statement (modules/auth/sessions.ts SameTripRead). */
+    readAlongsideCredential?: (request: FastifyRequest) => SameTripRead | null;
   }
 }
 
@@ -33,6 +48,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function registerAuthentication(app: FastifyInstance, context: AppContext) {
   app.decorateRequest('auth', null);
   app.decorateRequest('authFailure', null);
+  app.decorateRequest('readAlongside', undefined);
 
   app.addHook('onRequest', async (request, reply) => {
     const bearer = bearerToken(request);
@@ -42,7 +58,8 @@ export function registerAuthentication(app: FastifyInstance, context: AppContext
       request.authFailure = errors.unauthorized('Invalid session', 'INVALID_SESSION');
       return;
     }
-    const result = await authenticate(context.db, context.clock, token);
+    const alongside = request.routeOptions.config.readAlongsideCredential?.(request) ?? null;
+    const result = await authenticate(context.db, context.clock, token, alongside);
     if (result.kind === 'invalid') {
       request.authFailure = errors.unauthorized('Invalid session', 'INVALID_SESSION');
       return;
@@ -68,6 +85,7 @@ export function registerAuthentication(app: FastifyInstance, context: AppContext
         result.kind === 'session' ? { id: result.sessionId, token, expiresAt: result.expiresAt } : null,
       apiKeyId: result.kind === 'api_key' ? result.apiKeyId : null,
     };
+    if (alongside) request.readAlongside = result.alongside;
     if (result.kind === 'session' && result.refreshed && via === 'cookie')
       setSessionCookies(reply, context.config, token);
   });

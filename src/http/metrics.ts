@@ -53,7 +53,7 @@ export function registerMetrics(app: FastifyInstance, sources: Sources) {
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       // Unmatched URLs share one label so that scanners cannot explode the label set.
@@ -62,6 +62,7 @@ export function registerMetrics(app: FastifyInstance, sources: Sources) {
     };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 
   new Gauge({

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import type { App } from '../../src/app.ts';
 
 export type SignedUpUser = {
@@ -51,3 +52,15 @@ export const cookieHeader = (cookies: Record<string, string>) =>
   Object.entries(cookies)
     .map(([name, value]) => `${name}=${value}`)
     .join('; ');
+
+/** The user with an API key of theirs in place of their session (keys do not expire with the clock). */
+export async function withApiKey<U extends SignedUpUser>(testApp: { app: App }, user: U): Promise<U> {
+  const response = await testApp.app.inject({
+    method: 'POST',
+    url: '/users/me/api-keys',
+    headers: user.headers,
+    payload: { name: 'test key' },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return { ...user, headers: { authorization: `Bearer ${response.json().key}` } };
+}

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.ts';
-import { signUpUser } from '../../../test/helpers/factories.ts';
+import { signUpUser, withApiKey } from '../../../test/helpers/factories.ts';
 import { firstLink, startSmtpServer } from '../../../test/helpers/smtp.ts';
 import { mailOutbox, passwordResetTokens, users } from '../../db/schema/index.ts';
 import { PASSWORD_RESET_MESSAGE, RESET_REQUESTED_MESSAGE } from './password-reset.ts';
@@ -61,16 +61,8 @@ describe('password reset', () => {
   it('mails a link, sets the new password with its token and revokes every session and API key', async () => {
     const user = await signUpUser(testApp.app);
     const otherSession = (await signIn(user.email, user.password)).json().data.session.sessionId;
-    const minted = await testApp.app.inject({
-      method: 'POST',
-      url: '/users/me/api-keys',
-      headers: user.headers,
-      payload: { name: 'CI' },
-    });
-    expect(minted.statusCode, minted.body).toBe(201);
-    const apiKey = minted.json().key as string;
-    const withKey = () =>
-      testApp.app.inject({ method: 'GET', url: '/users/me', headers: { authorization: `Bearer ${apiKey}` } });
+    const { headers: keyHeaders } = await withApiKey(testApp, user);
+    const withKey = () => testApp.app.inject({ method: 'GET', url: '/users/me', headers: keyHeaders });
     expect((await withKey()).statusCode).toBe(200);
 
     const requested = await requestReset(user.email);

@@ -1,6 +1,6 @@
 import { eq, lt } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { poolOf, runPrepared, selectColumns } from '../../db/hot-path.ts';
+import { jsonObjectOf, poolOf, rowReader, runPrepared } from '../../db/hot-path.ts';
 import { apiKeys, sessions, users } from '../../db/schema/index.ts';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { addSeconds, type Clock } from '../../lib/clock.ts';
@@ -24,9 +24,28 @@ export type AuthUser = {
   createdAt: Date;
 };
 
+/**
+ * A row a route reads in the same round trip as the caller's credential: `value`, a SQL expression
+ * of type json (null when the joins match nothing), the LEFT JOINs that reach it (the caller is
+ * `u`; its own values start at `$2`) and those values. `name` names the combined prepared
+ * statement. One round trip less is a fifth of a hot read's cost (docs/benchmarks.md, "the read
+ * path against its floor").
+ */
+export type SameTripRead = { name: string; value: string; joins: string; values: unknown[] };
+
+/** What a SameTripRead's value held (parsed JSON), or null. */
+export type SameTripRow = Record<string, unknown> | null;
+
 export type Authentication =
-  | { kind: 'session'; user: AuthUser; sessionId: string; expiresAt: Date; refreshed: boolean }
-  | { kind: 'api_key'; user: AuthUser; apiKeyId: string }
+  | {
+      kind: 'session';
+      user: AuthUser;
+      sessionId: string;
+      expiresAt: Date;
+      refreshed: boolean;
+      alongside: SameTripRow;
+    }
+  | { kind: 'api_key'; user: AuthUser; apiKeyId: string; alongside: SameTripRow }
   | { kind: 'invalid' }
   | { kind: 'expired' };
 
@@ -68,44 +87,91 @@ export async function createSession(
   return { token, id: row.id, expiresAt };
 }
 
-/** Resolves a bearer token or session cookie value: a session, an API key, or why not. */
-export async function authenticate(db: Db, clock: Clock, token: string): Promise<Authentication> {
+/**
+ * Resolves a bearer token or session cookie value: a session, an API key, or why not; with
+ * `alongside`, that row too, in the same statement.
+ */
+export async function authenticate(
+  db: Db,
+  clock: Clock,
+  token: string,
+  alongside: SameTripRead | null = null,
+): Promise<Authentication> {
   return token.startsWith(API_KEY_PREFIX)
-    ? authenticateApiKey(db, clock, token)
-    : authenticateSession(db, clock, token);
+    ? authenticateApiKey(db, clock, token, alongside)
+    : authenticateSession(db, clock, token, alongside);
 }
 
-// Only the AuthUser's columns: the password hash and the rest of the row stay in the database.
-const USER_COLUMNS = selectColumns(authUserColumns, 'u', 'user.');
+// Only the AuthUser's columns (the password hash and the rest of the row stay in the database), as
+// one json field: every authenticated request reads them, and `pg` works per field (db/hot-path.ts).
+const USER_COLUMNS = `${jsonObjectOf(authUserColumns, 'u')} AS "user"`;
+const userFromJson = rowReader<AuthUser>(authUserColumns);
 
-/** The caller's session (or API key) by the hash of the token sent, with the caller. */
-const SESSION_BY_TOKEN_HASH = `SELECT ${USER_COLUMNS}, s.id, s.expires_at AS "expiresAt",
-    s.refreshed_at AS "refreshedAt", s.last_used_at AS "lastUsedAt"
-  FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1`;
-const API_KEY_BY_HASH = `SELECT ${USER_COLUMNS}, k.id, k.expires_at AS "expiresAt", k.last_used_at AS "lastUsedAt"
-  FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`;
+/** The caller's session (or API key) by the hash of the token sent, with the caller and what `read` adds. */
+const sessionByTokenHash = (read: SameTripRead | null) => `SELECT ${USER_COLUMNS}, s.id,
+    s.expires_at AS "expiresAt", s.refreshed_at AS "refreshedAt", s.last_used_at AS "lastUsedAt"
+    ${read ? `, ${read.value} AS alongside` : ''}
+  FROM sessions s JOIN users u ON u.id = s.user_id ${read?.joins ?? ''} WHERE s.token_hash = $1`;
+const apiKeyByHash = (read: SameTripRead | null) => `SELECT ${USER_COLUMNS}, k.id,
+    k.expires_at AS "expiresAt", k.last_used_at AS "lastUsedAt" ${read ? `, ${read.value} AS alongside` : ''}
+  FROM api_keys k JOIN users u ON u.id = k.user_id ${read?.joins ?? ''} WHERE k.key_hash = $1`;
 
-type SessionRow = { id: string; expiresAt: Date; refreshedAt: Date; lastUsedAt: Date; user: AuthUser };
-type ApiKeyRow = { id: string; expiresAt: Date | null; lastUsedAt: Date | null; user: AuthUser };
+type Found = { user: AuthUser; alongside: SameTripRow };
+type SessionRow = Found & { id: string; expiresAt: Date; refreshedAt: Date; lastUsedAt: Date };
+type ApiKeyRow = Found & { id: string; expiresAt: Date | null; lastUsedAt: Date | null };
 
-/** The AuthUser of a row whose user columns are prefixed `user.`; the user's other columns stay out. */
-function userOf(row: Record<string, unknown>): AuthUser {
-  return Object.fromEntries(Object.keys(authUserColumns).map((key) => [key, row[`user.${key}`]])) as AuthUser;
-}
-
-async function lookUp<Row extends { user: AuthUser }>(db: Db, name: string, text: string, hash: string) {
+async function lookUp<Row extends Found>(
+  db: Db,
+  statement: { name: string; text: string },
+  hash: string,
+  read: SameTripRead | null,
+) {
   const pool = poolOf(db);
   if (!pool) throw new Error('credentials are looked up outside transactions');
-  const [row] = await runPrepared<Record<string, unknown>>(pool, name, text, [hash]);
-  return row ? ({ ...row, user: userOf(row) } as unknown as Row) : undefined;
+  const [row] = await runPrepared<Record<string, unknown>>(pool, statement.name, statement.text, [
+    hash,
+    ...(read?.values ?? []),
+  ]);
+  return row
+    ? ({
+        ...row,
+        user: userFromJson(row.user as Record<string, unknown>),
+        alongside: row.alongside ?? null,
+      } as unknown as Row)
+    : undefined;
 }
 
-async function authenticateSession(db: Db, clock: Clock, token: string): Promise<Authentication> {
+/** The prepared statement for a credential alone, or with `read`: one name per combination, its text built once. */
+function statementFor(
+  base: { name: string; text: string },
+  build: (read: SameTripRead) => string,
+  read: SameTripRead | null,
+) {
+  if (!read) return base;
+  const name = `${base.name}+${read.name}`;
+  let text = combinedTexts.get(name);
+  if (text === undefined) {
+    text = build(read);
+    combinedTexts.set(name, text);
+  }
+  return { name, text };
+}
+const combinedTexts = new Map<string, string>();
+
+const SESSION_STATEMENT = { name: 'auth_session_by_token_hash', text: sessionByTokenHash(null) };
+const API_KEY_STATEMENT = { name: 'auth_api_key_by_hash', text: apiKeyByHash(null) };
+
+async function authenticateSession(
+  db: Db,
+  clock: Clock,
+  token: string,
+  read: SameTripRead | null,
+): Promise<Authentication> {
   const row = await lookUp<SessionRow>(
     db,
-    'auth_session_by_token_hash',
-    SESSION_BY_TOKEN_HASH,
+    statementFor(SESSION_STATEMENT, sessionByTokenHash, read),
     hashToken(token),
+    read,
   );
   if (!row) return { kind: 'invalid' };
   const now = clock.now();
@@ -119,18 +185,35 @@ async function authenticateSession(db: Db, clock: Clock, token: string): Promise
       .set(refresh ? { expiresAt, refreshedAt: now, lastUsedAt: now } : { lastUsedAt: now })
       .where(eq(sessions.id, row.id));
   }
-  return { kind: 'session', user: row.user, sessionId: row.id, expiresAt, refreshed: refresh };
+  return {
+    kind: 'session',
+    user: row.user,
+    sessionId: row.id,
+    expiresAt,
+    refreshed: refresh,
+    alongside: row.alongside,
+  };
 }
 
-async function authenticateApiKey(db: Db, clock: Clock, key: string): Promise<Authentication> {
-  const row = await lookUp<ApiKeyRow>(db, 'auth_api_key_by_hash', API_KEY_BY_HASH, hashToken(key));
+async function authenticateApiKey(
+  db: Db,
+  clock: Clock,
+  key: string,
+  read: SameTripRead | null,
+): Promise<Authentication> {
+  const row = await lookUp<ApiKeyRow>(
+    db,
+    statementFor(API_KEY_STATEMENT, apiKeyByHash, read),
+    hashToken(key),
+    read,
+  );
   if (!row) return { kind: 'invalid' };
   const now = clock.now();
   if (row.expiresAt && row.expiresAt <= now) return { kind: 'expired' };
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id));
   }
-  return { kind: 'api_key', user: row.user, apiKeyId: row.id };
+  return { kind: 'api_key', user: row.user, apiKeyId: row.id, alongside: row.alongside };
 }
 
 /** The CSRF token of a session: derived from it (HMAC of its hash), so it is bound to it and never stored. */

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { signUpUser } from '../../../test/helpers/factories.ts';
+import { signUpUser, withApiKey } from '../../../test/helpers/factories.ts';
 import { addMember, errorBody, invite, useMailingTestApp } from '../organizations/test-support.ts';
 import { endDuePeriods } from './renewals.ts';
-import { DAY_MS, invoicesOf, pathOf, subscribe, subscriptionOf, withApiKey } from './test-support.ts';
+import { DAY_MS, invoicesOf, pathOf, subscribe, subscriptionOf } from './test-support.ts';
 
 /**
  * The whole local lifecycle, as issue 14 states it: free → checkout Pro with 5 seats → invoice →

@@ -68,18 +68,3 @@ export async function invoicesOf(testApp: TestApp, user: SignedUpUser, organizat
 }
 
 export const DAY_MS = 24 * 3600 * 1000;
-
-/**
- * The user with an API key in place of their session: sessions expire after 7 days, and these
- * tests move the clock across billing periods.
- */
-export async function withApiKey<U extends SignedUpUser>(testApp: TestApp, user: U): Promise<U> {
-  const response = await testApp.app.inject({
-    method: 'POST',
-    url: '/users/me/api-keys',
-    headers: user.headers,
-    payload: { name: 'billing test' },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return { ...user, headers: { authorization: `Bearer ${response.json().key}` } };
-}

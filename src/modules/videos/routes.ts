@@ -5,6 +5,7 @@ import { authenticated, callerId, optionalCallerId, optionalSecurity, security }
 import { errorResponses } from '../../http/errors.ts';
 import { idParams } from '../../http/ids.ts';
 import { paginated } from '../../http/pagination.ts';
+import { videoAlongsideCredential } from './access.ts';
 import { listDeletedVideos, listVideos } from './queries.ts';
 import {
   createVideoBody,
@@ -53,8 +54,10 @@ export const videoRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         params: idParams,
         response: { 200: videoSchema, ...errorResponses(401, 404) },
       },
+      config: { readAlongsideCredential: videoAlongsideCredential },
     },
-    async (request) => getVideo(context.db, optionalCallerId(request), request.params.id),
+    async (request) =>
+      getVideo(context.db, optionalCallerId(request), request.params.id, request.readAlongside),
   );
 
   app.post(

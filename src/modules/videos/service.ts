@@ -14,6 +14,7 @@ import { type ErrorDetail, errors } from '../../http/errors.ts';
 import { durationToSeconds } from '../../lib/duration.ts';
 import { truncate } from '../../lib/text.ts';
 import { recordActivity } from '../activity/service.ts';
+import type { SameTripRow } from '../auth/sessions.ts';
 import { assertVideoAllowed } from '../billing/state.ts';
 import { queueIntegrationEvent } from '../integrations/events.ts';
 import { notify } from '../notifications/notify.ts';
@@ -195,8 +196,13 @@ export async function createVideo(context: AppContext, userId: string, input: Cr
   return context.db.transaction((tx) => createVideoIn(tx, context, userId, input));
 }
 
-export async function getVideo(db: Db, userId: string | null, videoId: string) {
-  const { video } = await requireVideoAccess(db, { videoId, userId, action: 'read' });
+export async function getVideo(
+  db: Db,
+  userId: string | null,
+  videoId: string,
+  readAlongside?: SameTripRow | undefined,
+) {
+  const { video } = await requireVideoAccess(db, { videoId, userId, action: 'read', readAlongside });
   return toVideoView(video);
 }
 

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { withApiKey } from '../../../test/helpers/factories.ts';
 import { videos } from '../../db/schema/index.ts';
 import { errorBody, type Team, team, useMailingTestApp } from '../organizations/test-support.ts';
 import { errorPaths, eventsFor, expectVideo, libraryOf, makeVideo, postVideo } from './test-support.ts';
@@ -245,6 +246,31 @@ describe('videos: create and read', () => {
       const response = await read(video.id, { authorization: 'Bearer nope' });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual(errorBody('INVALID_SESSION', 'Invalid session'));
+    });
+
+    // The route reads the video in the credential's own statement (readAlongsideCredential).
+    it('reads the same video with an API key and by an upper-case id; a soft-deleted one is a 404', async () => {
+      const video = await makeVideo(ctx(), crew.member, crew.organizationId);
+      const viewerKey = await withApiKey(ctx(), crew.viewer);
+      for (const [id, headers] of [
+        [video.id, viewerKey.headers],
+        [video.id.toUpperCase(), crew.viewer.headers],
+      ] as const) {
+        const response = await read(id, headers);
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toEqual(video);
+      }
+      expect((await read(video.id, (await withApiKey(ctx(), crew.outsider)).headers)).statusCode).toBe(404);
+
+      await ctx()
+        .database.db.update(videos)
+        .set({ isDeleted: true, deletedAt: new Date() })
+        .where(eq(videos.id, video.id));
+      for (const headers of [crew.member.headers, viewerKey.headers]) {
+        const response = await read(video.id, headers);
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual(errorBody('NOT_FOUND', 'Video not found'));
+      }
     });
 
     it('answers 404 for unknown and malformed ids', async () => {
