@@ -209,6 +209,8 @@ await runBenchmark('eval:qmsum', async ({ dataDir, children }) => {
   );
   const service: Outcome[] = [];
   const baseline: Outcome[] = [];
+  // For --details: what was asked, beside the two outcomes (the same index in all three).
+  const asked: Array<{ meeting: string; question: string; reference: string }> = [];
   const latency = { search: [] as number[], qa: [] as number[] };
   const timed = async <T>(into: number[], work: () => Promise<T>) => {
     const started = performance.now();
@@ -246,6 +248,7 @@ await runBenchmark('eval:qmsum', async ({ dataDir, children }) => {
 
     const ranked = meetingIndexes.get(meeting.videoId)?.search(question.query, K) ?? [];
     const baselineText = baselineAnswer(ranked);
+    asked.push({ meeting: meeting.file, question: question.query, reference: question.reference });
     baseline.push({
       searchHit: hitsIn(library.search(question.query, K), meeting, question, segmentsOf),
       meetingHit: hitsIn(ranked, meeting, question, segmentsOf),
@@ -258,7 +261,9 @@ await runBenchmark('eval:qmsum', async ({ dataDir, children }) => {
     if (service.length % 100 === 0) log(`${service.length} / ${asks.length} asked`);
   });
   if (details) {
-    const lines = service.map((outcome, at) => JSON.stringify({ service: outcome, baseline: baseline[at] }));
+    const lines = service.map((outcome, at) =>
+      JSON.stringify({ ...asked[at], service: outcome, baseline: baseline[at] }),
+    );
     writeFileSync(details, `${lines.join('\n')}\n`);
   }
 

@@ -123,15 +123,20 @@ function excerpt(
   return taken;
 }
 
+/** A part of a turn cut at a comma ends as a sentence does: the next one starts with a capital. */
+const ended = (said: string) => (/[.?!]["')]?$/.test(said) ? said : `${said.replace(/[\s,;:-]+$/, '')}.`);
+
 /**
  * What the answer takes from a source as a person reporting a meeting writes it: tidied, with who
- * speaks ("Marketing: …") at the start and at each change of speaker, then the source's marker.
+ * speaks ("Marketing: …") at each change of speaker (`speakerBefore` is the one the answer's
+ * previous part ended with), then the source's marker.
  */
-function written(taken: Sentence[]) {
+function written(taken: Sentence[], speakerBefore: string | null) {
   const text = taken
     .map((sentence, at) => {
-      const speakerChanges = at === 0 || taken[at - 1]?.speaker !== sentence.speaker;
-      return speakerChanges && sentence.speaker ? `${sentence.speaker}: ${sentence.said}` : sentence.said;
+      const speakerChanges = (at === 0 ? speakerBefore : taken[at - 1]?.speaker) !== sentence.speaker;
+      const said = ended(sentence.said);
+      return speakerChanges && sentence.speaker ? `${sentence.speaker}: ${said}` : said;
     })
     .join(' ');
   return `${text} [${taken[0]?.source.number}]`;
@@ -246,7 +251,9 @@ export function createLocalEngine(db: Db): AnswerEngine {
           ? ` See also ${further.map((citation) => `[${citation.source}]`).join(', ')}.`
           : '';
       return {
-        answer: parts.map(written).join(' ') + seeAlso,
+        answer:
+          parts.map((taken, at) => written(taken, parts[at - 1]?.at(-1)?.speaker ?? null)).join(' ') +
+          seeAlso,
         citations: [...citations, ...further],
         answered: true,
         confidence: total === 0 ? 0 : Math.round((covered / total) * 1000) / 1000,

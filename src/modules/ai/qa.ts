@@ -6,7 +6,7 @@ import { recordActivity } from '../activity/service.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { embedQuery } from '../search/embeddings.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
-import { retrieveStretches, type StretchRetrieval } from '../search/stretch-retrieval.ts';
+import { retrieveStretches, type ScopeJudgement } from '../search/stretch-retrieval.ts';
 import { chargeCredits, creditsFor, requireCredits } from './budget.ts';
 import {
   type AnswerEngine,
@@ -38,10 +38,10 @@ const STANDING_WEIGHT = 4;
 const MIN_EVIDENCE = -4;
 
 /** Whether the question's words say the scope answers it (see MIN_EVIDENCE); absent speakers are checked apart. */
-const answersFromScope = (found: StretchRetrieval) =>
-  found.coverage >= MIN_COVERAGE &&
-  found.standing >= MIN_STANDING &&
-  found.likelihoodGap + STANDING_WEIGHT * found.standing >= MIN_EVIDENCE;
+const answersFromScope = (coverage: number, judgement: ScopeJudgement) =>
+  coverage >= MIN_COVERAGE &&
+  judgement.standing >= MIN_STANDING &&
+  judgement.likelihoodGap + STANDING_WEIGHT * judgement.standing >= MIN_EVIDENCE;
 
 const nothingFound: EngineAnswer = {
   answer: NOT_FOUND_ANSWER,
@@ -75,14 +75,19 @@ export async function answerQuestion(
   const found = await retrieveStretches(context.db, retrievalQuery, input.scope, {
     limit: SOURCES,
     queryEmbedding,
+    judgeScope: true,
   });
-  const { stretches, coverage } = found;
+  const { stretches, coverage, judgement } = found;
   if (stretches.length === 0) {
     return (await holdsTranscripts(context, input.scope))
       ? nothingFound
       : { ...nothingFound, answer: NO_RECORDINGS_ANSWER };
   }
-  if (found.namesAbsentSpeakers || (!queryEmbedding && !answersFromScope(found))) {
+  if (
+    !judgement ||
+    judgement.namesAbsentSpeakers ||
+    (!queryEmbedding && !answersFromScope(coverage, judgement))
+  ) {
     return { ...nothingFound, confidence: Math.round(coverage * 1000) / 1000 };
   }
   const result = await engine.answer({

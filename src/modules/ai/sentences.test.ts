@@ -58,5 +58,12 @@ describe('tidySpeech', () => {
     );
     expect(tidySpeech('Mm-hmm. The idea is good, hmm?')).toBe('The idea is good?');
     expect(tidySpeech('The user interface and the remote')).toBe('The user interface and the remote');
+    // Restarts inside restarts, and a word cut off after one letter.
+    expect(tidySpeech("it 's not clear that that 's That 's relative to the document ,")).toBe(
+      "It's not clear that's relative to the document,",
+    );
+    expect(tidySpeech('they were edited s at one place, not a plan b.')).toBe(
+      'They were edited at one place, not a plan b.',
+    );
   });
 });

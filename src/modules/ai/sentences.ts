@@ -75,6 +75,19 @@ const HESITATIONS = /,?\s+(?:uh|um|uhm|erm|er|ah|mm|hmm|mhm|mm-hmm|uh-huh)(?:,|(
 const OPENERS = /^(?:(?:yeah|yes|yep|okay|ok|oh|well|right|alright|mm|hmm)[,.!]?\s+)+/i;
 /** A word or two said again at once ("I I think", "the the", "we we we"): a speaker restarting. */
 const RESTARTS = /\b((?:[\w']+\s+)?[\w']+)(?:\s+\1\b)+/gi;
+/** A lone letter before the next word ("they were edited s at one place"): a word cut off. */
+const CUT_OFF = /(^|\s)(?![ai]\s)[b-z](?=\s+[A-Za-z])/g;
+
+/** Restarts inside restarts ("that that 's that 's") are undone by saying them again until none is left. */
+function withoutRestarts(text: string) {
+  let previous = '';
+  let current = text;
+  for (let pass = 0; pass < 3 && current !== previous; pass++) {
+    previous = current;
+    current = current.replace(RESTARTS, '$1');
+  }
+  return current;
+}
 
 /**
  * A sentence as a person writes what was said: without hesitation sounds, openers and restarted
@@ -82,11 +95,10 @@ const RESTARTS = /\b((?:[\w']+\s+)?[\w']+)(?:\s+\1\b)+/gi;
  * the transcript verbatim.
  */
 export function tidySpeech(text: string): string {
-  const tidied = ` ${text}`
-    .replace(HESITATIONS, '')
+  const tidied = withoutRestarts(` ${text}`.replace(HESITATIONS, ''))
     .trim()
     .replace(OPENERS, '')
-    .replace(RESTARTS, '$1')
+    .replace(CUT_OFF, '$1')
     .replace(/\s+(n't|'(?:s|re|ve|ll|d|m)\b)/gi, '$1')
     .replace(/\s+([,.?!;:])/g, '$1')
     .replace(/^[\s,;:.]+/, '')

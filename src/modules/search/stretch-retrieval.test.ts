@@ -5,13 +5,7 @@ import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.t
 import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
 import { retrieveStretches } from './stretch-retrieval.ts';
 
-const NOTHING = {
-  stretches: [],
-  coverage: 0,
-  standing: 0,
-  likelihoodGap: Number.NEGATIVE_INFINITY,
-  namesAbsentSpeakers: false,
-};
+const NOTHING = { stretches: [], coverage: 0, judgement: null };
 
 describe('retrieveStretches', () => {
   const ctx = useTestApp();
@@ -97,17 +91,19 @@ describe('retrieveStretches', () => {
       organizationIds: [owner.organizationId],
       videoIds: [video?.videoId as string],
     });
-    const own = await retrieveStretches(ctx().database.db, question, scope(research));
-    const unrelated = await retrieveStretches(ctx().database.db, question, scope(product));
+    const judged = (video: typeof product) =>
+      retrieveStretches(ctx().database.db, question, scope(video), { judgeScope: true });
+    const own = await judged(research);
+    const unrelated = await judged(product);
     expect(own.coverage).toBeGreaterThan(0.6);
-    expect(own.standing).toBe(1);
-    expect(own.likelihoodGap).toBe(0);
-    expect(own.namesAbsentSpeakers).toBe(false);
+    expect(own.judgement).toEqual({ standing: 1, likelihoodGap: 0, namesAbsentSpeakers: false });
     expect(unrelated.coverage).toBeLessThan(0.3);
-    expect(unrelated.standing).toBeLessThan(0.5);
+    expect(unrelated.judgement?.standing).toBeLessThan(0.5);
     // The research meeting suits the question far better, and no professor speaks in the other.
-    expect(unrelated.likelihoodGap).toBeLessThan(-4);
-    expect(unrelated.namesAbsentSpeakers).toBe(true);
+    expect(unrelated.judgement?.likelihoodGap).toBeLessThan(-4);
+    expect(unrelated.judgement?.namesAbsentSpeakers).toBe(true);
+    // Without judgeScope, the same retrieval reads nothing about the organization beyond the scope.
+    expect((await retrieveStretches(ctx().database.db, question, scope(product))).judgement).toBeNull();
   });
 
   it('finds nothing for a question of stop words only, or an empty scope', async () => {

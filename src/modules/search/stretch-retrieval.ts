@@ -56,6 +56,12 @@ export type StretchRetrieval = {
    * little), 0–1. Low when the scope does not discuss the question.
    */
   coverage: number;
+  /** How the scope stands against the whole organization for the question; only when asked (`judgeScope`). */
+  judgement: ScopeJudgement | null;
+};
+
+/** Whether the question is about this scope at all, or about another part of the organization. */
+export type ScopeJudgement = {
   /**
    * How the scope's best passage compares with the whole organization's, by the share of the
    * question's content words it holds (1 when the scope is the organization, or holds its best):
@@ -251,22 +257,21 @@ function present(stretch: RankedStretch, titles: Map<string, string>): Retrieved
 
 /**
  * The best `limit` stretches for a question in a scope, best first, and how well the best one
- * covers it (see StretchRetrieval). `queryEmbedding` fuses vector ranks into the choice of
- * passages in a larger scope (a scope read whole is ranked by its words).
+ * covers it (see StretchRetrieval); with `judgeScope`, how the scope stands against the whole
+ * organization too (two more reads, for deciding whether to answer). `queryEmbedding` fuses
+ * vector ranks into the choice of passages in a larger scope (a scope read whole is ranked by its words).
  */
 export async function retrieveStretches(
   db: Db,
   question: string,
   scope: RetrievalScope,
-  { limit = 5, queryEmbedding }: { limit?: number; queryEmbedding?: QueryEmbedding } = {},
+  {
+    limit = 5,
+    queryEmbedding,
+    judgeScope = false,
+  }: { limit?: number; queryEmbedding?: QueryEmbedding; judgeScope?: boolean } = {},
 ): Promise<StretchRetrieval> {
-  const none: StretchRetrieval = {
-    stretches: [],
-    coverage: 0,
-    standing: 0,
-    likelihoodGap: Number.NEGATIVE_INFINITY,
-    namesAbsentSpeakers: false,
-  };
+  const none: StretchRetrieval = { stretches: [], coverage: 0, judgement: null };
   if (scope.organizationIds.length === 0 || (scope.videoIds && scope.videoIds.length === 0)) return none;
   const cues = cueWords(question);
   const analysis = await analyse(db, question, cues, scope.organizationIds);
@@ -304,10 +309,12 @@ export async function retrieveStretches(
     idf: whole ? turnIdf(turns) : organizationIdf,
   });
   // How the scope stands is asked of the database while the turns are ranked here.
-  const evidence = Promise.all([
-    scopeEvidence(db, scope, weighed.content, organizationIdf),
-    namesAbsentSpeakers(db, scope, question, analysis.lexemes),
-  ]);
+  const judgement = judgeScope
+    ? Promise.all([
+        scopeEvidence(db, scope, weighed.content, organizationIdf),
+        namesAbsentSpeakers(db, scope, question, analysis.lexemes),
+      ]).then(([evidence, absent]) => ({ ...evidence, namesAbsentSpeakers: absent }))
+    : null;
   const ranked = rankStretches(
     turns,
     { ...weighed, videoBoost: titleBoosts(titleWords, weighed.content, organizationIdf) },
@@ -316,8 +323,7 @@ export async function retrieveStretches(
   return {
     stretches: ranked.map((stretch) => present(stretch, titles)),
     coverage: Math.max(0, ...ranked.map((stretch) => coverageOf(stretch, weighed.content, organizationIdf))),
-    ...(await evidence)[0],
-    namesAbsentSpeakers: (await evidence)[1],
+    judgement: await judgement,
   };
 }
 
