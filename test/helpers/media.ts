@@ -1,5 +1,8 @@
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
+import type { App } from '../../src/app.ts';
+import type { SignedUpUser } from './factories.ts';
 
 /** A real recording: 2.27 s of synthesized speech ("The night batch job filled the disk."), WAV, 36 KB. */
 export const SPEECH = readFileSync(path.join(import.meta.dirname, '..', 'fixtures', 'media', 'speech.wav'));
@@ -21,6 +24,33 @@ export function fileForm(
     payload: Buffer.concat([head, bytes, tail]),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** Creates a video of `user`'s through the API, to upload to; `extra` adds to or overrides its fields. */
+export async function createVideo(app: App, user: SignedUpUser, extra: Record<string, unknown> = {}) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/videos',
+    headers: user.headers,
+    payload: { title: 'Retro recording', duration: '0', organizationId: user.organizationId, ...extra },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().id as string;
+}
+
+/** Uploads a recording to a video in one multipart request, as `user` (anonymously with null). */
+export function uploadRecording(
+  app: App,
+  videoId: string,
+  user: { headers: Record<string, string> } | null,
+  body = fileForm(SPEECH, 'retro.wav'),
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/videos/${videoId}/media`,
+    headers: { ...(user?.headers ?? {}), ...body.headers },
+    payload: body.payload,
+  });
 }
 
 /** A valid WAV of silence (8 kHz, mono, 16-bit) of about `bytes` bytes: for size limits. */

@@ -65,5 +65,10 @@ describe('tidySpeech', () => {
     expect(tidySpeech('they were edited s at one place, not a plan b.')).toBe(
       'They were edited at one place, not a plan b.',
     );
+    // "you know," and "I mean," hold the floor; a question about knowing keeps its words.
+    expect(tidySpeech("So we 're going to , you know , change channels .")).toBe(
+      "So we're going to change channels.",
+    );
+    expect(tidySpeech('I mean , do you know the price ?')).toBe('Do you know the price?');
   });
 });

@@ -71,6 +71,8 @@ export function splitSentences(segment: SegmentText): SentenceSpan[] {
 
 /** Sounds that hold the floor, not words ("uh", "um", "mm-hmm"), with the comma or stop around them. */
 const HESITATIONS = /,?\s+(?:uh|um|uhm|erm|er|ah|mm|hmm|mhm|mm-hmm|uh-huh)(?:,|(?=[\s.?!;:]|$))/gi;
+/** "you know," and "I mean," holding the floor mid-sentence (never "do you know the price"). */
+const FILLERS = /(?:^|,?\s)(?:you know|i mean)\s*,(?=\s)/gi;
 /** Assent and openers that start a turn rather than say anything ("Yeah, …", "Okay. …"). */
 const OPENERS = /^(?:(?:yeah|yes|yep|okay|ok|oh|well|right|alright|mm|hmm)[,.!]?\s+)+/i;
 /** A word or two said again at once ("I I think", "the the", "we we we"): a speaker restarting. */
@@ -95,7 +97,7 @@ function withoutRestarts(text: string) {
  * the transcript verbatim.
  */
 export function tidySpeech(text: string): string {
-  const tidied = withoutRestarts(` ${text}`.replace(HESITATIONS, ''))
+  const tidied = withoutRestarts(` ${text}`.replace(HESITATIONS, '').replace(FILLERS, ' '))
     .trim()
     .replace(OPENERS, '')
     .replace(CUT_OFF, '$1')

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { buildTestApp, type TestApp, useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
-import { fileForm, filesIn, SPEECH } from '../../../test/helpers/media.ts';
+import { createVideo, fileForm, filesIn, SPEECH, uploadRecording } from '../../../test/helpers/media.ts';
 import {
   startTranscriptionServer,
   type TranscriptionServer,
@@ -42,27 +42,6 @@ describe('recordings: upload, playback, transcription', () => {
     await stt?.close();
   });
 
-  const createVideo = async (user: SignedUpUser, extra: Record<string, unknown> = {}) => {
-    const response = await testApp.app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: user.headers,
-      payload: { title: 'Retro recording', duration: '0', organizationId: user.organizationId, ...extra },
-    });
-    expect(response.statusCode).toBe(201);
-    return response.json().id as string;
-  };
-  const upload = (
-    videoId: string,
-    user: { headers: Record<string, string> } | null,
-    body = fileForm(SPEECH, 'retro.wav'),
-  ) =>
-    testApp.app.inject({
-      method: 'POST',
-      url: `/videos/${videoId}/media`,
-      headers: { ...(user?.headers ?? {}), ...body.headers },
-      payload: body.payload,
-    });
   const videoOf = async (videoId: string, user = alice) =>
     (await testApp.app.inject({ method: 'GET', url: `/videos/${videoId}`, headers: user.headers })).json();
   const waitForStatus = async (videoId: string, wanted: string[], user = alice) => {
@@ -77,8 +56,8 @@ describe('recordings: upload, playback, transcription', () => {
 
   it('stores a recording, reads its length from the container, transcribes it, and search and answers find what was said', async () => {
     stt.say([{ start: 0, end: 2.2, text: ' The night batch job filled the disk.' }], 2.27);
-    const videoId = await createVideo(alice);
-    const response = await upload(videoId, alice);
+    const videoId = await createVideo(testApp.app, alice);
+    const response = await uploadRecording(testApp.app, videoId, alice);
     expect(response.statusCode).toBe(201);
     const stored = response.json();
     expect(stored).toMatchObject({
@@ -143,8 +122,8 @@ describe('recordings: upload, playback, transcription', () => {
   });
 
   it('plays the recording back with ranges, ETag and Last-Modified', async () => {
-    const videoId = await createVideo(alice);
-    expect((await upload(videoId, alice)).statusCode).toBe(201);
+    const videoId = await createVideo(testApp.app, alice);
+    expect((await uploadRecording(testApp.app, videoId, alice)).statusCode).toBe(201);
     const url = `/videos/${videoId}/media`;
     const whole = await testApp.app.inject({ method: 'GET', url, headers: alice.headers });
     expect(whole.statusCode).toBe(200);
@@ -190,9 +169,10 @@ describe('recordings: upload, playback, transcription', () => {
   });
 
   it('plays a public video’s recording to anyone, and hides a private one', async () => {
-    const shown = await createVideo(alice, { isPublic: true });
-    const hidden = await createVideo(alice);
-    for (const id of [shown, hidden]) expect((await upload(id, alice)).statusCode).toBe(201);
+    const shown = await createVideo(testApp.app, alice, { isPublic: true });
+    const hidden = await createVideo(testApp.app, alice);
+    for (const id of [shown, hidden])
+      expect((await uploadRecording(testApp.app, id, alice)).statusCode).toBe(201);
     expect((await testApp.app.inject({ method: 'GET', url: `/videos/${shown}/media` })).statusCode).toBe(200);
     const refused = await testApp.app.inject({ method: 'GET', url: `/videos/${hidden}/media` });
     expect(refused.statusCode).toBe(404);
@@ -205,8 +185,8 @@ describe('recordings: upload, playback, transcription', () => {
   });
 
   it('plays through a share link to people without an account; a password link wants its access token', async () => {
-    const videoId = await createVideo(alice);
-    expect((await upload(videoId, alice)).statusCode).toBe(201);
+    const videoId = await createVideo(testApp.app, alice);
+    expect((await uploadRecording(testApp.app, videoId, alice)).statusCode).toBe(201);
     const share = async (payload: object) =>
       (
         await testApp.app.inject({
@@ -250,7 +230,7 @@ describe('recordings: upload, playback, transcription', () => {
   });
 
   it('answers 404 for a video without a stored recording', async () => {
-    const videoId = await createVideo(alice);
+    const videoId = await createVideo(testApp.app, alice);
     const response = await testApp.app.inject({
       method: 'GET',
       url: `/videos/${videoId}/media`,
@@ -288,9 +268,9 @@ describe('recordings: upload, playback, transcription', () => {
         'VALIDATION_ERROR',
       ],
     ])('%s', async (_what, body, status, code) => {
-      const videoId = await createVideo(alice);
+      const videoId = await createVideo(testApp.app, alice);
       const before = filesIn(dataDir);
-      const response = await upload(videoId, alice, body);
+      const response = await uploadRecording(testApp.app, videoId, alice, body);
       expect(response.statusCode).toBe(status);
       expect(response.json()).toMatchObject({ success: false, code });
       expect(filesIn(dataDir)).toEqual(before);
@@ -301,7 +281,7 @@ describe('recordings: upload, playback, transcription', () => {
     });
 
     it('a JSON body instead of a form: 415', async () => {
-      const videoId = await createVideo(alice);
+      const videoId = await createVideo(testApp.app, alice);
       const response = await testApp.app.inject({
         method: 'POST',
         url: `/videos/${videoId}/media`,
@@ -313,30 +293,32 @@ describe('recordings: upload, playback, transcription', () => {
     });
 
     it('someone else’s video: 404 to an outsider, 403 to a member who is not its author, 401 without credentials', async () => {
-      const videoId = await createVideo(alice);
+      const videoId = await createVideo(testApp.app, alice);
       const before = filesIn(dataDir);
       const outsider = await signUpUser(testApp.app);
-      expect((await upload(videoId, outsider)).statusCode).toBe(404);
-      expect((await upload(videoId, null)).statusCode).toBe(401);
+      expect((await uploadRecording(testApp.app, videoId, outsider)).statusCode).toBe(404);
+      expect((await uploadRecording(testApp.app, videoId, null)).statusCode).toBe(401);
 
       const member = await signUpUser(testApp.app);
       await testApp.database.db
         .insert(memberships)
         .values({ organizationId: alice.organizationId, userId: member.id, role: 'member' });
-      const forbidden = await upload(videoId, member);
+      const forbidden = await uploadRecording(testApp.app, videoId, member);
       expect(forbidden.statusCode).toBe(403);
       expect(filesIn(dataDir)).toEqual(before);
     });
   });
 
   it('replaces a recording: the new file plays, the old one is gone', async () => {
-    const videoId = await createVideo(alice, { transcript: 'Alice: We keep the transcript we have.' });
-    const first = (await upload(videoId, alice)).json();
+    const videoId = await createVideo(testApp.app, alice, {
+      transcript: 'Alice: We keep the transcript we have.',
+    });
+    const first = (await uploadRecording(testApp.app, videoId, alice)).json();
     // A video with a transcript keeps it: nothing is queued.
     expect(first.video.transcriptStatus).toBe('ready');
     const before = filesIn(dataDir).filter((file) => file.includes(videoId));
     expect(before).toHaveLength(1);
-    const second = await upload(videoId, alice);
+    const second = await uploadRecording(testApp.app, videoId, alice);
     expect(second.statusCode).toBe(201);
     const after = filesIn(dataDir).filter((file) => file.includes(videoId));
     expect(after).toHaveLength(1);
@@ -344,8 +326,8 @@ describe('recordings: upload, playback, transcription', () => {
   });
 
   it('removes the file of a deleted video once no video holds it (the sweep)', async () => {
-    const videoId = await createVideo(alice);
-    expect((await upload(videoId, alice)).statusCode).toBe(201);
+    const videoId = await createVideo(testApp.app, alice);
+    expect((await uploadRecording(testApp.app, videoId, alice)).statusCode).toBe(201);
     const before = filesIn(dataDir).length;
     const deleted = await testApp.app.inject({
       method: 'DELETE',
@@ -363,8 +345,8 @@ describe('recordings: upload, playback, transcription', () => {
 
   it('marks a transcription that will not succeed as failed, with the reason; the recording stays', async () => {
     stt.fail(400, 'unsupported audio');
-    const videoId = await createVideo(alice);
-    expect((await upload(videoId, alice)).statusCode).toBe(201);
+    const videoId = await createVideo(testApp.app, alice);
+    expect((await uploadRecording(testApp.app, videoId, alice)).statusCode).toBe(201);
     const failed = await waitForStatus(videoId, ['failed']);
     expect(failed.transcriptError).toContain('answered 400');
     expect(
@@ -393,8 +375,8 @@ describe('recordings: upload, playback, transcription', () => {
     });
     stt.say([{ start: 0, end: 2, text: 'Never heard.' }]);
     const calls = stt.requests.length;
-    const videoId = await createVideo(carol);
-    expect((await upload(videoId, carol)).statusCode).toBe(201);
+    const videoId = await createVideo(testApp.app, carol);
+    expect((await uploadRecording(testApp.app, videoId, carol)).statusCode).toBe(201);
     const failed = await waitForStatus(videoId, ['failed'], carol);
     expect(failed.transcriptError).toContain('AI credits');
     expect(stt.requests.length).toBe(calls);
@@ -402,8 +384,8 @@ describe('recordings: upload, playback, transcription', () => {
 
   it('retries a provider that is down, and fails after the last run', async () => {
     stt.fail(503, 'busy');
-    const videoId = await createVideo(alice);
-    const stored = (await upload(videoId, alice)).json();
+    const videoId = await createVideo(testApp.app, alice);
+    const stored = (await uploadRecording(testApp.app, videoId, alice)).json();
     // The queued job's first run fails and is retried later (with backoff): the video waits again.
     const deadline = Date.now() + 20_000;
     while (!(await videoOf(videoId)).transcriptError && Date.now() < deadline) {
@@ -439,29 +421,12 @@ describe('recordings: upload, playback, transcription', () => {
 });
 
 describe('recordings without a transcription provider', () => {
-  let testApp: TestApp;
-  beforeAll(async () => {
-    testApp = await buildTestApp({ env: { DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'kh-media-')) } });
-  });
-  afterAll(async () => {
-    await testApp?.close();
-  });
+  const ctx = useTestApp();
 
   it('stores the recording and leaves the video waiting for a transcript', async () => {
-    const alice = await signUpUser(testApp.app);
-    const created = await testApp.app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: alice.headers,
-      payload: { title: 'No provider', duration: '0', organizationId: alice.organizationId },
-    });
-    const body = fileForm(SPEECH, 'retro.wav');
-    const response = await testApp.app.inject({
-      method: 'POST',
-      url: `/videos/${created.json().id}/media`,
-      headers: { ...alice.headers, ...body.headers },
-      payload: body.payload,
-    });
+    const alice = await signUpUser(ctx().app);
+    const videoId = await createVideo(ctx().app, alice, { title: 'No provider' });
+    const response = await uploadRecording(ctx().app, videoId, alice);
     expect(response.statusCode).toBe(201);
     expect(response.json().video).toMatchObject({ transcriptStatus: 'none', durationSeconds: 2.267 });
   });

@@ -1,9 +1,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { buildTestApp, type TestApp, useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
-import { fileForm, filesIn, SPEECH, silenceWav } from '../../../test/helpers/media.ts';
+import {
+  createVideo,
+  fileForm,
+  filesIn,
+  SPEECH,
+  silenceWav,
+  uploadRecording,
+} from '../../../test/helpers/media.ts';
 import { localMediaStore } from './storage.ts';
 import { sweepMedia } from './sweep.ts';
 
@@ -21,19 +28,8 @@ describe('resumable uploads (tus)', () => {
     await testApp?.close();
   });
 
-  const createVideo = async (user: SignedUpUser) => {
-    const response = await testApp.app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: user.headers,
-      payload: { title: 'Retro recording', duration: '0', organizationId: user.organizationId },
-    });
-    expect(response.statusCode).toBe(201);
-    return response.json().id as string;
-  };
-
   it('resumes an interrupted upload (tus) and stores the whole recording when the last byte arrives', async () => {
-    const videoId = await createVideo(alice);
+    const videoId = await createVideo(testApp.app, alice);
     const metadata = `videoId ${Buffer.from(videoId).toString('base64')},filename ${Buffer.from('retro.wav').toString('base64')}`;
     const tus = { 'tus-resumable': '1.0.0' };
     const created = await testApp.app.inject({
@@ -104,7 +100,7 @@ describe('resumable uploads (tus)', () => {
   });
 
   it('removes a resumable upload left unfinished for a day', async () => {
-    const videoId = await createVideo(alice);
+    const videoId = await createVideo(testApp.app, alice);
     const created = await testApp.app.inject({
       method: 'POST',
       url: '/uploads',
@@ -132,7 +128,7 @@ describe('resumable uploads (tus)', () => {
   });
 
   it('refuses a resumable upload to a video the caller may not edit, or without a video', async () => {
-    const videoId = await createVideo(alice);
+    const videoId = await createVideo(testApp.app, alice);
     const bob = await signUpUser(testApp.app);
     const start = (user: SignedUpUser, metadata: string) =>
       testApp.app.inject({
@@ -163,30 +159,14 @@ describe('resumable uploads (tus)', () => {
 });
 
 describe('recordings larger than a JSON body', () => {
-  let testApp: TestApp;
-  beforeAll(async () => {
-    testApp = await buildTestApp({ env: { MEDIA_MAX_BYTES: String(8 * 1024 * 1024) } });
-  });
-  afterAll(async () => {
-    await testApp?.close();
-  });
+  const ctx = useTestApp({ env: { MEDIA_MAX_BYTES: String(8 * 1024 * 1024) } });
 
   it('streams a 5 MiB recording past the 1 MiB body limit of JSON requests', async () => {
-    const alice = await signUpUser(testApp.app);
-    const created = await testApp.app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: alice.headers,
-      payload: { title: 'Long silence', duration: '0', organizationId: alice.organizationId },
-    });
+    const alice = await signUpUser(ctx().app);
+    const videoId = await createVideo(ctx().app, alice, { title: 'Long silence' });
     const wav = silenceWav(5 * 1024 * 1024);
     const body = fileForm(wav, 'silence.wav', 'audio/wav');
-    const response = await testApp.app.inject({
-      method: 'POST',
-      url: `/videos/${created.json().id}/media`,
-      headers: { ...alice.headers, ...body.headers },
-      payload: body.payload,
-    });
+    const response = await uploadRecording(ctx().app, videoId, alice, body);
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({ bytes: wav.length, durationSeconds: 327.677 });
     expect(response.json().video.duration).toBe('5:28');

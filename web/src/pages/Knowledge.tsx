@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { InlineSelect } from '../components/Form.tsx';
 import { QueryView } from '../components/States.tsx';
@@ -21,6 +22,18 @@ const GAP_TYPES = {
   undocumented_topic: 'Undocumented topics',
 } as const;
 type GapType = keyof typeof GAP_TYPES;
+
+/**
+ * A line quoted from a meeting after where it was said (the children), so that a gap's evidence and a
+ * conflict's statements are quoted the same way.
+ */
+function Quote({ text, children }: { text: string; children: ReactNode }) {
+  return (
+    <li>
+      {children} “{text}”
+    </li>
+  );
+}
 
 function Gaps({ organizationId }: { organizationId: string }) {
   const [params, setParams] = useSearchParams();
@@ -97,16 +110,18 @@ function Gaps({ organizationId }: { organizationId: string }) {
                 </p>
                 <ul>
                   {gap.evidence.slice(0, 3).map((evidence) => (
-                    <li key={`${evidence.videoId}:${evidence.start}:${evidence.text}`}>
+                    <Quote
+                      key={`${evidence.videoId}:${evidence.start}:${evidence.text}`}
+                      text={evidence.text}
+                    >
                       {evidence.videoId && evidence.start !== null ? (
                         <Link to={momentLink(evidence.videoId, evidence.start)}>
                           {evidence.videoTitle} · {clockTime(evidence.start)}
                         </Link>
                       ) : (
                         <span className="muted">asked {formatDate(evidence.at)}</span>
-                      )}{' '}
-                      “{evidence.text}”
-                    </li>
+                      )}
+                    </Quote>
                   ))}
                 </ul>
               </li>
@@ -141,12 +156,11 @@ function Conflicts({ organizationId }: { organizationId: string }) {
                 </p>
                 <ul>
                   {conflict.statements.map((statement) => (
-                    <li key={`${statement.videoId}:${statement.start}`}>
+                    <Quote key={`${statement.videoId}:${statement.start}`} text={statement.text}>
                       <Link to={momentLink(statement.videoId, statement.start)}>
                         {statement.videoTitle} · {formatDate(statement.date)} · {clockTime(statement.start)}
-                      </Link>{' '}
-                      “{statement.text}”
-                    </li>
+                      </Link>
+                    </Quote>
                   ))}
                 </ul>
               </li>
