@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.ts';
+import { signUpUser } from '../../test/helpers/factories.ts';
+import { createSession } from '../modules/auth/sessions.ts';
 
 describe('rate limiting shared through PostgreSQL', () => {
   let first: TestApp;
@@ -60,6 +62,27 @@ describe('rate limiting shared through PostgreSQL', () => {
     const { rows } = await first.database.pool.query<{ key: string }>('SELECT key FROM rate_limits');
     expect(rows.length).toBeGreaterThan(0);
     for (const { key } of rows) expect(key).not.toContain('credential-a');
+  });
+
+  it('counts a signed-in caller by their session across instances, storing its id, not its token', async () => {
+    const user = await signUpUser(first.app);
+    const otherSession = await createSession(first.database.db, first.clock, { userId: user.id });
+    const hit = (testApp: TestApp, token: string) =>
+      testApp.app.inject({
+        method: 'GET',
+        url: '/test/limited',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const statuses = [];
+    for (const testApp of [first, second, first, second])
+      statuses.push((await hit(testApp, user.token)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect((await hit(second, otherSession.token)).statusCode).toBe(200);
+
+    const { rows } = await first.database.pool.query<{ key: string }>('SELECT key FROM rate_limits');
+    const keys = rows.map((row) => row.key);
+    expect(keys.filter((key) => key.endsWith(`session:${otherSession.id}`))).toHaveLength(1);
+    for (const key of keys) expect(key).not.toContain(user.token);
   });
 
   it('counts large budgets in memory and shares them through the database in batches', async () => {

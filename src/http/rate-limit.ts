@@ -5,8 +5,13 @@ import type pg from 'pg';
 import { AppError } from './errors.ts';
 import { postgresRateLimitStore } from './rate-limit-store.ts';
 
-/** Requests with credentials are counted per credential (hashed, never stored raw); others per IP. */
+/**
+ * Requests with credentials are counted per credential: by its session or API key id once
+ * authentication (which runs first) has found it, else hashed, never stored raw; others per IP.
+ */
 export function rateLimitKey(request: FastifyRequest): string {
+  if (request.auth?.session) return `session:${request.auth.session.id}`;
+  if (request.auth?.apiKeyId) return `key:${request.auth.apiKeyId}`;
   const credential = request.headers.authorization ?? request.cookies?.['svc-auth.session_token'];
   if (credential) return `cred:${createHash('sha256').update(credential).digest('base64url')}`;
   return `ip:${request.ip}`;
