@@ -3,11 +3,11 @@ import pg from 'pg';
 import type { Db, Tx } from './client.ts';
 
 /**
- * The two statements every authenticated read runs (the caller's session, a video with the
- * caller's role) go straight to `pg` as named prepared statements: drizzle's query and row mapping
- * cost about a tenth of such a request's CPU (docs/benchmarks.md, "the read path against its
- * floor"). The SQL is built from the drizzle table definitions, so the rows keep drizzle's keys and
- * the schema stays the one source of truth.
+ * The statements every authenticated read runs (the caller's session, a video with the caller's
+ * role, or both in one) go straight to `pg` as named prepared statements: drizzle's query and row
+ * mapping cost about a tenth of such a request's CPU (docs/benchmarks.md, "the read path against
+ * its floor"). The SQL is built from the drizzle table definitions, so the rows keep drizzle's keys
+ * and the schema stays the one source of truth.
  */
 
 /** `alias."column" AS "key"` for each of `columns` (a table's, or a chosen few): raw rows keyed as drizzle keys them. */
@@ -29,9 +29,9 @@ export async function runPrepared<Row>(pool: pg.Pool, name: string, text: string
 }
 
 /**
- * `json_build_object('key', alias."column", …)` (and `more` keys, SQL expressions): a row as one json value. `pg` does work per
- * field of every result, so a wide row read on a hot path costs less as one; `rowFromJson` reads
- * it back.
+ * `json_build_object('key', alias."column", …)` (and `more` keys, SQL expressions): a row as one
+ * json value. `pg` parses each result's row description on every execution and works per field, so
+ * a wide row read on a hot path costs less as one field; `rowReader` reads it back.
  */
 export function jsonObjectOf(
   columns: Record<string, Column>,

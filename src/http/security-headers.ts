@@ -29,7 +29,7 @@ const helmetMiddleware = helmet({
  * The headers helmet sets, read once: with no per-request directive (no nonce) they are the same on
  * every answer, and running its middleware chain on each request cost about 5 µs of a 150 µs read.
  */
-export function helmetHeaders(): Record<string, string> {
+function helmetHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader: (name: string, value: unknown) => {

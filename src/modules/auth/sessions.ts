@@ -89,17 +89,17 @@ export async function createSession(
 
 /**
  * Resolves a bearer token or session cookie value: a session, an API key, or why not; with
- * `alongside`, that row too, in the same statement.
+ * `read`, the row it reads too (`alongside`), in the same statement.
  */
 export async function authenticate(
   db: Db,
   clock: Clock,
   token: string,
-  alongside: SameTripRead | null = null,
+  read: SameTripRead | null = null,
 ): Promise<Authentication> {
   return token.startsWith(API_KEY_PREFIX)
-    ? authenticateApiKey(db, clock, token, alongside)
-    : authenticateSession(db, clock, token, alongside);
+    ? authenticateApiKey(db, clock, token, read)
+    : authenticateSession(db, clock, token, read);
 }
 
 // Only the AuthUser's columns (the password hash and the rest of the row stay in the database), as
