@@ -69,6 +69,16 @@ describe('local answer engine', () => {
         expect(new Set(numbers).size).toBe(numbers.length);
         expect([...result.answer.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]))).toEqual(numbers);
         expect(result.answer.split(/\s+/).length).toBeLessThanOrEqual(140);
+        // Each part ends as a sentence before its marker, and a speaker the answer goes on with
+        // is not named again after the marker.
+        expect(result.answer.split(' See also ')[0]).not.toMatch(/[,;:\w] \[\d+\]/);
+        const parts = (result.answer.split(' See also ')[0] ?? '').split(/ ?\[\d+\] ?/);
+        const labels = (part: string) =>
+          [...part.matchAll(/(?:^|[.?!] )([A-Z][^:.?!]{0,40}): /g)].map((match) => match[1]);
+        for (let at = 1; at < parts.length; at++) {
+          const opening = /^([A-Z][^:.?!]{0,40}): /.exec(parts[at] ?? '')?.[1];
+          if (opening) expect(opening).not.toBe(labels(parts[at - 1] ?? '').at(-1));
+        }
         let citesGold = false;
         for (const citation of result.citations) {
           const source = sources.find((candidate) => candidate.number === citation.source) as Source;

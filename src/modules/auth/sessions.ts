@@ -120,16 +120,31 @@ type Found = { user: AuthUser; alongside: SameTripRow };
 type SessionRow = Found & { id: string; expiresAt: Date; refreshedAt: Date; lastUsedAt: Date };
 type ApiKeyRow = Found & { id: string; expiresAt: Date | null; lastUsedAt: Date | null };
 
+/** A credential's statement: its name, and its text alone or with a SameTripRead. */
+type CredentialQuery = { name: string; text: (read: SameTripRead | null) => string };
+const SESSION_QUERY: CredentialQuery = { name: 'auth_session_by_token_hash', text: sessionByTokenHash };
+const API_KEY_QUERY: CredentialQuery = { name: 'auth_api_key_by_hash', text: apiKeyByHash };
+
+// Each statement's text is built once: one prepared statement per credential and read.
+const statementTexts = new Map<string, string>();
+
+/** The credential row for `token` (by its hash), with the caller and what `read` reads alongside. */
 async function lookUp<Row extends Found>(
   db: Db,
-  statement: { name: string; text: string },
-  hash: string,
+  query: CredentialQuery,
+  token: string,
   read: SameTripRead | null,
 ) {
   const pool = poolOf(db);
   if (!pool) throw new Error('credentials are looked up outside transactions');
-  const [row] = await runPrepared<Record<string, unknown>>(pool, statement.name, statement.text, [
-    hash,
+  const name = read ? `${query.name}+${read.name}` : query.name;
+  let text = statementTexts.get(name);
+  if (text === undefined) {
+    text = query.text(read);
+    statementTexts.set(name, text);
+  }
+  const [row] = await runPrepared<Record<string, unknown>>(pool, name, text, [
+    hashToken(token),
     ...(read?.values ?? []),
   ]);
   return row
@@ -141,38 +156,13 @@ async function lookUp<Row extends Found>(
     : undefined;
 }
 
-/** The prepared statement for a credential alone, or with `read`: one name per combination, its text built once. */
-function statementFor(
-  base: { name: string; text: string },
-  build: (read: SameTripRead) => string,
-  read: SameTripRead | null,
-) {
-  if (!read) return base;
-  const name = `${base.name}+${read.name}`;
-  let text = combinedTexts.get(name);
-  if (text === undefined) {
-    text = build(read);
-    combinedTexts.set(name, text);
-  }
-  return { name, text };
-}
-const combinedTexts = new Map<string, string>();
-
-const SESSION_STATEMENT = { name: 'auth_session_by_token_hash', text: sessionByTokenHash(null) };
-const API_KEY_STATEMENT = { name: 'auth_api_key_by_hash', text: apiKeyByHash(null) };
-
 async function authenticateSession(
   db: Db,
   clock: Clock,
   token: string,
   read: SameTripRead | null,
 ): Promise<Authentication> {
-  const row = await lookUp<SessionRow>(
-    db,
-    statementFor(SESSION_STATEMENT, sessionByTokenHash, read),
-    hashToken(token),
-    read,
-  );
+  const row = await lookUp<SessionRow>(db, SESSION_QUERY, token, read);
   if (!row) return { kind: 'invalid' };
   const now = clock.now();
   if (row.expiresAt <= now) return { kind: 'expired' };
@@ -201,12 +191,7 @@ async function authenticateApiKey(
   key: string,
   read: SameTripRead | null,
 ): Promise<Authentication> {
-  const row = await lookUp<ApiKeyRow>(
-    db,
-    statementFor(API_KEY_STATEMENT, apiKeyByHash, read),
-    hashToken(key),
-    read,
-  );
+  const row = await lookUp<ApiKeyRow>(db, API_KEY_QUERY, key, read);
   if (!row) return { kind: 'invalid' };
   const now = clock.now();
   if (row.expiresAt && row.expiresAt <= now) return { kind: 'expired' };
