@@ -5,6 +5,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
   uuid,
@@ -52,6 +53,46 @@ export const transcriptChunks = pgTable(
     // Search counts an organization's passages (idf) from this index alone.
     index('transcript_chunks_organization_id_idx').on(table.organizationId),
   ],
+);
+
+/**
+ * How often each stemmed word (PostgreSQL's english configuration, stop words left out) is said
+ * in a video's transcript: what a meeting as a whole is about, for ranking meetings by how likely
+ * a question is to be about them (video-terms.ts). Rebuilt with the video's passages.
+ */
+export const videoTerms = pgTable(
+  'video_terms',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').notNull(),
+    lexeme: text('lexeme').notNull(),
+    occurrences: integer('occurrences').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.videoId, table.lexeme] }),
+    // A question's words over the whole organization: how often the organization says each.
+    index('video_terms_organization_lexeme_idx').on(table.organizationId, table.lexeme),
+  ],
+);
+
+/**
+ * A video's transcript in all, for every video with passages: how many words of `video_terms` it
+ * says (its length, stop words left out) and how many passages it was cut into — summed over an
+ * organization, the counts ranking needs without reading every passage.
+ */
+export const videoTermTotals = pgTable(
+  'video_term_totals',
+  {
+    videoId: uuid('video_id')
+      .primaryKey()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').notNull(),
+    occurrences: integer('occurrences').notNull(),
+    passages: integer('passages').notNull(),
+  },
+  (table) => [index('video_term_totals_organization_id_idx').on(table.organizationId)],
 );
 
 /** What a person searched for, newest first; they can list and clear it. */

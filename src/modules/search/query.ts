@@ -107,9 +107,10 @@ export const constrains = (parsed: ParsedQuery) =>
  * rarity. `framing`: a plain word that may say how a question is asked ("what did they discuss")
  * rather than what it is about, which ranking weighs lightly when it is one (see FRAMING_WORDS).
  */
-export function rankingTerms(parsed: ParsedQuery): Array<{ query: SQL; framing: boolean }> {
+export function rankingTerms(parsed: ParsedQuery): Array<{ query: SQL; text: string; framing: boolean }> {
   return parsed.clauses.flat().map((term) => ({
     query: termQuery(term),
+    text: term.text,
     framing: term.kind === 'word' && !term.required && !term.prefix,
   }));
 }

@@ -1,6 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { CHUNK_MAX_WORDS, CHUNK_MIN_WORDS } from './chunks.ts';
+import { RRF_K } from './fusion.ts';
 import { FRAMING_WEIGHT, FRAMING_WORDS } from './question-terms.ts';
+import { meetingLikelihood } from './video-terms.ts';
 
 /**
  * Best-match ranking of transcripts for `GET /search`, as CTEs for the search query (which
@@ -8,10 +10,13 @@ import { FRAMING_WEIGHT, FRAMING_WORDS } from './question-terms.ts';
  * organizations' passages, so that a passage holding more of the rarer words ranks first. A first
  * pass reads only the index: passages by the summed idf of the distinctive words they hold (every
  * word when none is distinctive), at most `CANDIDATES` of them; those are then scored exactly
- * (each word's idf times PostgreSQL's saturating `ts_rank` of it). A video's transcript score is
- * its best passage's. A plain word that frames a question ("discuss", "think") weighs lightly, as
- * in QA retrieval (question-terms.ts). Ends in `video_hits (video_id, score, best_chunk_ids)` and
- * `term_weights (lexeme-free: ord, idf)`.
+ * (each word's idf times PostgreSQL's saturating `ts_rank` of it). Videos are ranked by their
+ * best passage and, fused with that by Reciprocal Rank Fusion, by how likely the question is to be
+ * about the meeting as a whole (video-terms.ts). A video's transcript score is its fused score,
+ * scaled so that the first video's is the strongest passage's `s / (s + 2)`: a weak match scores
+ * low, and a title match can outweigh it. A plain word that frames a question ("discuss",
+ * "think") weighs lightly, as in QA retrieval (question-terms.ts). Ends in
+ * `video_hits (video_id, score, best_chunk_ids)` and `term_weights (lexeme-free: ord, idf)`.
  */
 
 /** Passages scored exactly, at most: the pages people read come from far fewer. */
@@ -24,6 +29,10 @@ const LENGTH_WEIGHT = sql.raw('0.5');
 const TYPICAL_WORDS = sql.raw(String((CHUNK_MIN_WORDS + CHUNK_MAX_WORDS) / 2));
 /** A term's passages read, at least, so that a small library's every passage can be a candidate. */
 const MIN_READ = 1_000;
+/** The passage score at which the best video's transcript score is one half (it tends to 1). */
+const TRANSCRIPT_SCORE_HALF = 2;
+/** Reciprocal Rank Fusion's constant, as in vector fusion. */
+const RRF = sql.raw(String(RRF_K));
 /** Passages kept per video for its moments. */
 const BEST_PER_VIDEO = 3;
 
@@ -38,27 +47,30 @@ export type RankingScope = {
   chunkCondition: SQL;
 };
 
-export function transcriptRanking(terms: Array<{ query: SQL; framing: boolean }>, scope: RankingScope): SQL {
+export function transcriptRanking(
+  terms: Array<{ query: SQL; text: string; framing: boolean }>,
+  scope: RankingScope,
+): SQL {
   const values =
     terms.length > 0
       ? sql.join(
-          terms.map((term, at) => sql`(${at}, ${term.query}, ${term.framing}::boolean)`),
+          terms.map((term, at) => sql`(${at}, ${term.query}, ${term.text}, ${term.framing}::boolean)`),
           sql`, `,
         )
-      : sql`(0, ''::tsquery, false)`;
+      : sql`(0, ''::tsquery, '', false)`;
   return sql`
     framing_words as materialized (select to_tsvector('english', ${FRAMING_WORDS}) as words),
     terms as materialized (
-      select ord, query,
+      select ord, query, text,
         case when may_frame and numnode(query) = 1 and (select words from framing_words) @@ query
           then ${sql.raw(String(FRAMING_WEIGHT))} else 1 end as factor
-      from (values ${values}) as t(ord, query, may_frame) where numnode(query) > 0
+      from (values ${values}) as t(ord, query, text, may_frame) where numnode(query) > 0
     ),
     live_videos as materialized (
       select v.id from videos v where v.organization_id = any(${scope.organizations}) and ${scope.videoCondition}
     ),
     passage_total as materialized (
-      select greatest(count(*), 1)::float8 as n from transcript_chunks c where c.organization_id = any(${scope.organizations})
+      select greatest(sum(passages), 1)::float8 as n from video_term_totals where organization_id = any(${scope.organizations})
     ),
     -- Each term's passages, read once from the index: they give its count (up to the share where
     -- it is common) and the candidates.
@@ -97,9 +109,23 @@ export function transcriptRanking(terms: Array<{ query: SQL; framing: boolean }>
       ) held
       where ${scope.chunkCondition}
     ),
-    video_hits as (
+    passage_hits as materialized (
       select video_id, max(score) as score,
         (array_agg(id order by score desc, index))[1:${BEST_PER_VIDEO}] as best_chunk_ids
       from chunk_scores group by video_id
+    ),
+    ${meetingLikelihood({
+      words: sql`(select l.lexeme, t.factor
+        from terms t cross join unnest(tsvector_to_array(to_tsvector('english', t.text))) as l(lexeme))`,
+      videos: sql`passage_hits`,
+      organizations: scope.organizations,
+    })},
+    video_hits as (
+      select p.video_id, p.best_chunk_ids,
+        ((1.0 / (${RRF} + row_number() over (order by p.score desc, p.video_id))
+          + 1.0 / (${RRF} + row_number() over (order by l.value desc nulls last, p.score desc, p.video_id)))
+          * (${RRF} + 1) / 2
+          * max(p.score / (p.score + ${sql.raw(String(TRANSCRIPT_SCORE_HALF))})) over ())::float8 as score
+      from passage_hits p left join meeting_likelihood l on l.video_id = p.video_id
     )`;
 }

@@ -152,6 +152,41 @@ describe('GET /search: result types, ranking, pages and isolation', () => {
     expect(narwhal.data[0]?.score).toBe(narwhal.data[1]?.score);
   });
 
+  it('ranks meetings by their best passage and by how much of the meeting says the words', async () => {
+    const shore = 'harbour tide rope sail anchor gull pier dock net boat'.split(' ');
+    const filler = Array.from({ length: 160 }, (_, at) => shore[at % shore.length]).join(' ');
+    const meeting = (title: string, ...turns: string[]) =>
+      video({
+        title,
+        duration: '10:00',
+        transcript: `WEBVTT\n\n${turns
+          .map((turn, at) => `00:0${at}:00.000 --> 00:0${at}:30.000\n<v Ann>${turn}.\n`)
+          .join('\n')}`,
+      });
+    // The densest passage, in a long meeting that says the words nowhere else.
+    const dense = await meeting(
+      'Coast log',
+      'The lighthouse keeper, the lighthouse keeper',
+      filler,
+      filler,
+      filler,
+      filler,
+    );
+    // A weaker passage, but the meeting keeps coming back to the words.
+    const recurring = await meeting(
+      'Shore notes',
+      'The lighthouse keeper',
+      filler,
+      'The lighthouse keeper',
+      filler,
+      'The lighthouse keeper',
+      filler,
+    );
+    const glancing = await meeting('Bay notes', 'The lighthouse', filler);
+    const body = await found(viewer, { q: 'lighthouse keeper' });
+    expect(body.data.map((item) => item.id)).toStrictEqual([recurring.id, dense.id, glancing.id]);
+  });
+
   it('returns only the types asked for, comma-separated or repeated, while facets count every type', async () => {
     for (const types of ['clip,comment', ['clip', 'comment'], 'comment, clip,clip']) {
       const body = await found(viewer, { q: 'pelican', types });

@@ -10,8 +10,6 @@ import { constrains, parseQuery, rankingTerms, toTsquery } from './query.ts';
 import { transcriptRanking } from './ranking.ts';
 import { SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from './schemas.ts';
 
-/** The transcript score at which a video's transcript part of its score is one half (it tends to 1). */
-const TRANSCRIPT_SCORE_HALF = 2;
 /** Rank weights for D, C, B, A (ts_rank_cd's order): titles and names count most. */
 const WEIGHTS = sql.raw(`'{0.1, 0.2, 0.4, 1.0}'::float4[]`);
 /** Normalisation 32: rank / (rank + 1), so every type's score falls in [0, 1). */
@@ -94,7 +92,7 @@ function resultsSql(query: SearchQuery, scope: Scope): SQL {
     sql`
     select 'video' as type, v.id, v.id as video_id, v.organization_id, v.title,
       ${scope.speakerIds ? sql`0` : sql`case when v.search @@ q.query then ${rank(sql`v.search`)} else 0 end`}
-        + coalesce(h.score / (h.score + ${sql.raw(String(TRANSCRIPT_SCORE_HALF))}), 0) as score,
+        + coalesce(h.score, 0) as score,
       v.created_at, ${titled(sql`v.title`, sql`v.description`)} as snippet_source,
       ${scope.speakerIds ? sql`false` : sql`v.search @@ q.query`} as text_match, h.best_chunk_ids
     from videos v

@@ -98,7 +98,7 @@ async function analyse(
       from (select lexeme from question union select unnest(${sql.param(cues)}::text[])) as words
     ),
     total as (
-      select greatest(count(*), 1)::float8 as n from transcript_chunks
+      select greatest(sum(passages), 1)::float8 as n from video_term_totals
       where organization_id = any(${sql.param(organizationIds)}::uuid[])
     ),
     counted as (

@@ -121,23 +121,6 @@ async function storeSegments(tx: Tx, video: { id: string; organizationId: string
   const speakerOf = await upsertSpeakers(tx, video.organizationId, segments);
   const speakerFor = (segment: Segment) =>
     segment.speaker === null ? undefined : speakerOf.get(normalizeName(segment.speaker));
-  // The search index and the AI layer read passages, cut from these segments under the speakers' names.
-  await writeChunks(
-    tx,
-    video,
-    buildChunks(
-      segments.map((segment) => ({
-        ...segment,
-        speaker: speakerFor(segment)?.name ?? segment.speaker,
-        speakerId: speakerFor(segment)?.id ?? null,
-      })),
-    ),
-  );
-  await storeSpeakerStats(
-    tx,
-    video,
-    segments.map((segment) => ({ ...segment, speakerId: speakerFor(segment)?.id ?? null })),
-  );
   for (let offset = 0; offset < segments.length; offset += SEGMENT_BATCH) {
     const rows = segments.slice(offset, offset + SEGMENT_BATCH).map((segment) => ({
       id: uuidv7(),
@@ -156,6 +139,24 @@ async function storeSegments(tx: Tx, video: { id: string; organizationId: string
       FROM json_to_recordset(${JSON.stringify(rows)}::json)
         AS r(id uuid, index int, start float8, "end" float8, "speakerId" uuid, label text, text text)`);
   }
+  // The search index and the AI layer read passages, cut from these segments under the speakers' names
+  // (and the meeting's word counts, from the segments stored above).
+  await writeChunks(
+    tx,
+    video,
+    buildChunks(
+      segments.map((segment) => ({
+        ...segment,
+        speaker: speakerFor(segment)?.name ?? segment.speaker,
+        speakerId: speakerFor(segment)?.id ?? null,
+      })),
+    ),
+  );
+  await storeSpeakerStats(
+    tx,
+    video,
+    segments.map((segment) => ({ ...segment, speakerId: speakerFor(segment)?.id ?? null })),
+  );
 }
 
 /** The organization's speakers for the labels (id and current name), created when new; by normalized name. */

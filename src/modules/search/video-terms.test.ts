@@ -1,0 +1,95 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.ts';
+import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { meetingLikelihood } from './video-terms.ts';
+
+const vtt = (...lines: string[]) =>
+  `WEBVTT\n\n${lines.map((line, at) => `00:00:${String(at * 5).padStart(2, '0')}.000 --> 00:00:${String(at * 5 + 5).padStart(2, '0')}.000\n<v Ann>${line}\n`).join('\n')}`;
+
+describe('video terms: what a meeting says as a whole', () => {
+  const ctx = useTestApp();
+  let owner: SignedUpUser;
+
+  beforeAll(async () => {
+    owner = await signUpUser(ctx().app);
+  });
+
+  const store = async (title: string, transcript: string) => {
+    const response = await ctx().app.inject({
+      method: 'POST',
+      url: '/videos',
+      headers: owner.headers,
+      payload: { organizationId: owner.organizationId, title, duration: '1:00', transcript },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().id as string;
+  };
+  const termsOf = async (videoId: string) => {
+    const { rows } = await ctx().database.db.execute<{ lexeme: string; occurrences: number }>(
+      sql`select lexeme, occurrences from video_terms where video_id = ${videoId} order by lexeme`,
+    );
+    const { rows: totals } = await ctx().database.db.execute<{ occurrences: number; passages: number }>(
+      sql`select occurrences, passages from video_term_totals where video_id = ${videoId}`,
+    );
+    return {
+      terms: Object.fromEntries(rows.map((row) => [row.lexeme, row.occurrences])),
+      totals: totals[0],
+    };
+  };
+
+  it('counts the stemmed words (no stop words, no speaker names) and the passages, and recounts a new transcript', async () => {
+    const id = await store('Walrus watch', vtt('The walrus is running.', 'Walruses run; the walrus rests.'));
+    expect(await termsOf(id)).toStrictEqual({
+      terms: { rest: 1, run: 2, walrus: 3 },
+      totals: { occurrences: 6, passages: 1 },
+    });
+
+    const replaced = await ctx().app.inject({
+      method: 'PUT',
+      url: `/videos/${id}/transcript`,
+      headers: owner.headers,
+      payload: { text: vtt('Budget, budget and the forecast.') },
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(await termsOf(id)).toStrictEqual({
+      terms: { budget: 2, forecast: 1 },
+      totals: { occurrences: 3, passages: 1 },
+    });
+
+    const removed = await ctx().app.inject({
+      method: 'PUT',
+      url: `/videos/${id}/transcript`,
+      headers: owner.headers,
+      payload: { text: null },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await termsOf(id)).toStrictEqual({ terms: {}, totals: undefined });
+  });
+
+  it('ranks the meeting that keeps saying the question’s words likeliest, and one that never does least', async () => {
+    const focused = await store(
+      'Focused',
+      vtt('The ferry timetable.', 'Ferry delays again.', 'Timetable for winter.'),
+    );
+    const passing = await store(
+      'Passing',
+      vtt(
+        'The ferry came up.',
+        'The ferry, then parking.',
+        'Ferry parking fees.',
+        'Parking permits for staff.',
+      ),
+    );
+    const unrelated = await store('Unrelated', vtt('Lunch options.', 'Salad or soup.'));
+    const { rows } = await ctx().database.db.execute<{ video_id: string; value: number }>(sql`
+      with ${meetingLikelihood({
+        words: sql`(select lexeme, 1.0 as factor
+          from unnest(tsvector_to_array(to_tsvector('english', 'ferry timetable'))) as lexeme)`,
+        videos: sql`(select unnest(${sql.param([focused, passing, unrelated])}::uuid[]) as video_id)`,
+        organizations: sql`${sql.param([owner.organizationId])}::uuid[]`,
+      })}
+      select video_id, value from meeting_likelihood order by value desc`);
+    expect(rows.map((row) => row.video_id)).toStrictEqual([focused, passing, unrelated]);
+  });
+});
