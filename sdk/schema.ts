@@ -2571,6 +2571,7 @@ export interface components {
       title: string;
       /** @description Where the words matched, matches in `<mark>`; HTML in the source is escaped. */
       snippet: string;
+      /** @description Relevance, rounded to 4 decimals: results come in this order (equal scores newest first). For comparing the results of one search, not across searches. */
       score: number;
       /**
        * Format: date-time
@@ -5020,6 +5021,7 @@ export interface components {
       title: string;
       /** @description Where the words matched, matches in `<mark>`; HTML in the source is escaped. */
       snippet: string;
+      /** @description Relevance, rounded to 4 decimals: results come in this order (equal scores newest first). For comparing the results of one search, not across searches. */
       score: number;
       /**
        * Format: date-time

@@ -88,7 +88,11 @@ export const searchResultSchema = z
     snippet: z
       .string()
       .meta({ description: 'Where the words matched, matches in `<mark>`; HTML in the source is escaped.' }),
-    score: z.number(),
+    score: z.number().meta({
+      description:
+        'Relevance, rounded to 4 decimals: results come in this order (equal scores newest first). ' +
+        'For comparing the results of one search, not across searches.',
+    }),
     createdAt: timestamp(),
     moments: z.array(momentSchema).optional().meta({
       description: 'Videos: up to 3 places in the transcript where the words were said, best first.',

@@ -75,7 +75,7 @@ export function meetingLikelihood({
         (coalesce(t.occurrences, 0) + ${sql.raw(String(SMOOTHING_WORDS))} * w.occurrences / total.n)
           / (coalesce(length.occurrences, 0) + ${sql.raw(String(SMOOTHING_WORDS))})
           * total.n / w.occurrences)) as value
-      from (select distinct video_id from ${videos}) m
+      from (select distinct listed.video_id from ${videos} as listed) m
       cross join likelihood_words w
       cross join likelihood_total total
       left join video_term_totals length on length.video_id = m.video_id
