@@ -14,7 +14,7 @@ import type { Tx } from '../../db/client.ts';
 
 /**
  * Dirichlet smoothing, in words (stop words left out): a meeting's own rate of a word counts
- * against the organization's as if it had this many more words. QMSum meetings say about 3,500.
+ * against the organization's as if it had this many more words. QMSum meetings say about 3,600.
  */
 const SMOOTHING_WORDS = 1_000;
 
