@@ -58,7 +58,7 @@ export const transcriptChunks = pgTable(
 /**
  * How often each stemmed word (PostgreSQL's english configuration, stop words left out) is said
  * in a video's transcript: what a meeting as a whole is about, for ranking meetings by how likely
- * a question is to be about them (video-terms.ts). Rebuilt with the video's passages.
+ * a question is to be about them (video-terms.ts). Recounted whenever the transcript is stored.
  */
 export const videoTerms = pgTable(
   'video_terms',

@@ -2,7 +2,6 @@ import { eq, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
 import { transcriptChunks } from '../../db/schema/index.ts';
-import { indexVideoTerms } from './video-terms.ts';
 
 /** A transcript segment as chunking needs it: its speaker under the name to index. */
 export type ChunkSource = {
@@ -142,10 +141,7 @@ function toChunk(pieces: Piece[], index: number): Chunk {
 /** Rows per INSERT: one JSON parameter each. */
 const CHUNK_BATCH = 2_000;
 
-/**
- * Replaces a video's chunks (an empty list removes them) and its word counts (video-terms.ts),
- * which are read from its stored segments: write those first. Runs in the caller's transaction.
- */
+/** Replaces a video's chunks (an empty list removes them). Runs in the caller's transaction. */
 export async function writeChunks(tx: Tx, video: { id: string; organizationId: string }, chunks: Chunk[]) {
   await tx.delete(transcriptChunks).where(eq(transcriptChunks.videoId, video.id));
   for (let offset = 0; offset < chunks.length; offset += CHUNK_BATCH) {
@@ -162,5 +158,4 @@ export async function writeChunks(tx: Tx, video: { id: string; organizationId: s
         "lastSegmentIndex" int, "startSeconds" float8, "endSeconds" float8, "speakerNames" json,
         "speakerIds" json, text text, "wordCount" int)`);
   }
-  await indexVideoTerms(tx, video);
 }

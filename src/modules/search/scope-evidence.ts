@@ -125,11 +125,11 @@ export async function scopeEvidence(
   };
 }
 
-/** How many passages the organizations' transcripts have. */
+/** How many passages the organizations' transcripts have (of videos not deleted), from each video's totals. */
 async function organizationPassages(db: Db, organizationIds: string[]) {
   const { rows } = await db.execute<{ n: number }>(sql`
-    select count(*)::int as n from transcript_chunks c join videos v on v.id = c.video_id
-    where c.organization_id = any(${sql.param(organizationIds)}::uuid[]) and not v.is_deleted`);
+    select coalesce(sum(t.passages), 0)::int as n from video_term_totals t join videos v on v.id = t.video_id
+    where t.organization_id = any(${sql.param(organizationIds)}::uuid[]) and not v.is_deleted`);
   return rows[0]?.n ?? 0;
 }
 

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { migrationsFolder } from '../../db/migrate.ts';
+import { retrieveChunks } from './retrieval.ts';
 import { meetingLikelihood } from './video-terms.ts';
 
 const vtt = (...lines: string[]) =>
@@ -91,5 +94,43 @@ describe('video terms: what a meeting says as a whole', () => {
       })}
       select video_id, value from meeting_likelihood order by value desc`);
     expect(rows.map((row) => row.video_id)).toStrictEqual([focused, passing, unrelated]);
+  });
+  it('retrieves first, across meetings, a passage of the meeting that keeps saying the question’s words', async () => {
+    const shore = 'harbour tide rope sail anchor gull pier dock net boat'.split(' ');
+    const filler = (words: number) =>
+      `${Array.from({ length: words }, (_, at) => shore[at % shore.length]).join(' ')}.`;
+    const long = Array.from({ length: 10 }, () => filler(160));
+    // The densest passage, in a long meeting that says the words nowhere else.
+    await store('Coast log', vtt('The lighthouse keeper, the lighthouse keeper.', ...long));
+    // Weaker passages, apart from each other, but the meeting keeps coming back to the words.
+    const said = ['The lighthouse keeper.', filler(160)];
+    const recurring = await store('Shore notes', vtt(...said, filler(160), ...said, filler(160), ...said));
+    // Said once, in a longer passage.
+    await store('Bay notes', vtt('The lighthouse keeper.', filler(250)));
+    const [first] = await retrieveChunks(ctx().database.db, 'What about the lighthouse keeper?', {
+      organizationIds: [owner.organizationId],
+    });
+    expect(first?.videoId).toBe(recurring);
+  });
+
+  it('counts transcripts stored before the migration as a stored transcript is counted', async () => {
+    const counts = async () => {
+      const { rows } = await ctx().database.db.execute(sql`
+        select video_id, lexeme, occurrences, null::int as passages from video_terms
+        union all select video_id, '', occurrences, passages from video_term_totals
+        order by 1, 2`);
+      return rows;
+    };
+    const stored = await counts();
+    expect(stored.length).toBeGreaterThan(10);
+    const migration = readFileSync(`${migrationsFolder}/0018_video_terms.sql`, 'utf8');
+    const backfill = migration
+      .split('--> statement-breakpoint')
+      .filter((statement) => /INSERT INTO/.test(statement));
+    expect(backfill).toHaveLength(2);
+    await ctx().database.db.execute(sql`delete from video_terms`);
+    await ctx().database.db.execute(sql`delete from video_term_totals`);
+    for (const statement of backfill) await ctx().database.db.execute(sql.raw(statement));
+    expect(await counts()).toStrictEqual(stored);
   });
 });

@@ -20,22 +20,23 @@ const SMOOTHING_WORDS = 1_000;
 
 /**
  * Counts the words of a video's stored transcript segments and its passages, replacing the counts
- * it had. Runs in the caller's transaction, after the segments and passages are written; a video
- * without passages keeps no counts.
+ * it had: when a transcript is stored or removed, and by the re-index command. Runs in the caller's
+ * transaction, after the segments and passages are written; a video without passages keeps no counts.
  */
 export async function indexVideoTerms(tx: Tx, video: { id: string; organizationId: string }) {
   await tx.execute(sql`delete from video_terms where video_id = ${video.id}`);
   await tx.execute(sql`delete from video_term_totals where video_id = ${video.id}`);
   await tx.execute(sql`
-    insert into video_terms (video_id, organization_id, lexeme, occurrences)
-    select ${video.id}, ${video.organizationId}, t.lexeme, sum(cardinality(t.positions))::int
-    from transcript_segments s cross join unnest(to_tsvector('english', s.text)) t
-    where s.video_id = ${video.id}
-    group by t.lexeme`);
-  await tx.execute(sql`
+    with counted as (
+      insert into video_terms (video_id, organization_id, lexeme, occurrences)
+      select ${video.id}, ${video.organizationId}, t.lexeme, sum(cardinality(t.positions))::int
+      from transcript_segments s cross join unnest(to_tsvector('english', s.text)) t
+      where s.video_id = ${video.id}
+      group by t.lexeme
+      returning occurrences
+    )
     insert into video_term_totals (video_id, organization_id, occurrences, passages)
-    select ${video.id}, ${video.organizationId},
-      coalesce((select sum(occurrences) from video_terms where video_id = ${video.id}), 0)::int, count(*)::int
+    select ${video.id}, ${video.organizationId}, coalesce((select sum(occurrences) from counted), 0)::int, count(*)::int
     from transcript_chunks where video_id = ${video.id}
     having count(*) > 0`);
 }

@@ -9,6 +9,7 @@ import { storeSpeakerStats } from '../analytics/stats-store.ts';
 import { requestKnowledgeExtraction } from '../knowledge/service.ts';
 import { buildChunks, writeChunks } from '../search/chunks.ts';
 import { requestEmbeddings } from '../search/embeddings.ts';
+import { indexVideoTerms } from '../search/video-terms.ts';
 import { requireVideoAccess } from '../videos/access.ts';
 import { toSrt, toVtt } from './format.ts';
 import { detectFormat, parseTranscript, type TranscriptFormat } from './parse.ts';
@@ -139,8 +140,7 @@ async function storeSegments(tx: Tx, video: { id: string; organizationId: string
       FROM json_to_recordset(${JSON.stringify(rows)}::json)
         AS r(id uuid, index int, start float8, "end" float8, "speakerId" uuid, label text, text text)`);
   }
-  // The search index and the AI layer read passages, cut from these segments under the speakers' names
-  // (and the meeting's word counts, from the segments stored above).
+  // The search index and the AI layer read passages, cut from these segments under the speakers' names.
   await writeChunks(
     tx,
     video,
@@ -152,6 +152,7 @@ async function storeSegments(tx: Tx, video: { id: string; organizationId: string
       })),
     ),
   );
+  await indexVideoTerms(tx, video);
   await storeSpeakerStats(
     tx,
     video,
@@ -203,12 +204,14 @@ export async function rebuildChunks(tx: Tx, video: { id: string; organizationId:
 }
 
 /**
- * Everything derived from a video's stored segments — its passages and its speakers' conversation
- * statistics — computed again (the re-index command; transcripts stored before speaker analytics).
+ * Everything derived from a video's stored segments — its passages, its word counts and its
+ * speakers' conversation statistics — computed again (the re-index command; transcripts stored
+ * before speaker analytics). A rename needs only the passages (rebuildChunks): the words said stay.
  */
 export async function rebuildDerived(tx: Tx, video: { id: string; organizationId: string }) {
   const segments = await transcriptSegmentsOf(tx, video.id);
   await writeChunks(tx, video, buildChunks(segments));
+  await indexVideoTerms(tx, video);
   await storeSpeakerStats(tx, video, segments);
 }
 
