@@ -72,8 +72,9 @@ export const videoTerms = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.videoId, table.lexeme] }),
-    // A question's words over the whole organization: how often the organization says each.
-    index('video_terms_organization_lexeme_idx').on(table.organizationId, table.lexeme),
+    // A question's words over the whole organization: how often the organization says each, read
+    // from the index alone (the count is its last column).
+    index('video_terms_organization_lexeme_idx').on(table.organizationId, table.lexeme, table.occurrences),
   ],
 );
 

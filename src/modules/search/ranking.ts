@@ -21,8 +21,13 @@ import { meetingLikelihood } from './video-terms.ts';
 
 /** Passages scored exactly, at most: the pages people read come from far fewer. */
 export const CANDIDATES = 300;
-/** A word in more passages than this share is common: it picks no candidates while a rarer one can. */
-const COMMON_SHARE = 0.2;
+/**
+ * A word in more passages than this share is common: it picks no candidates while a rarer one
+ * can, and its passages are read no further — what a common word costs a search. A tenth, not
+ * the fifth QA's idf reads to (stretch-retrieval.ts): at 1,000 meetings it halved the slowest
+ * queries' SQL, and search on QMSum did no worse (docs/search.md).
+ */
+const COMMON_SHARE = 0.1;
 /** BM25's length normalisation, mild: passages are cut to 150–300 words, so lengths differ little. */
 const LENGTH_WEIGHT = sql.raw('0.5');
 /** A passage's typical length: halfway between the shortest and longest a cut makes. */

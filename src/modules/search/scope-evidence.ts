@@ -63,8 +63,11 @@ export async function scopeEvidence(
       join transcript_chunks c on c.search @@ w.query
       where c.organization_id = any(${sql.param(scope.organizationIds)}::uuid[])
     ),
-    passages as (
-      select id, video_id, sum(idf) filter (where idf > 0) as score from held group by id, video_id
+    best_passages as (
+      select video_id, max(score) as score from (
+        select video_id, sum(idf) filter (where idf > 0) as score from held group by id, video_id
+      ) passages
+      group by video_id
     ),
     counted as (
       select video_id, json_object_agg(lexeme, n) as held
@@ -77,11 +80,12 @@ export async function scopeEvidence(
       where v.organization_id = any(${sql.param(scope.organizationIds)}::uuid[]) and not v.is_deleted
         and (v.id in (select video_id from counted) or (${videoScopeConditions(scope)}))
     )
-    select k.id as "videoId", k.in_scope as "inScope",
-      (select count(*) from transcript_chunks c where c.video_id = k.id)::int as passages,
-      counted.held,
-      (select max(p.score) from passages p where p.video_id = k.id) as "bestPassage"
-    from candidates k left join counted on counted.video_id = k.id`),
+    select k.id as "videoId", k.in_scope as "inScope", coalesce(totals.passages, 0) as passages,
+      counted.held, best_passages.score as "bestPassage"
+    from candidates k
+    left join video_term_totals totals on totals.video_id = k.id
+    left join counted on counted.video_id = k.id
+    left join best_passages on best_passages.video_id = k.id`),
     organizationPassages(db, scope.organizationIds),
   ]);
   if (rows.length === 0 || total === 0) return level;

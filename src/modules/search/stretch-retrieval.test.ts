@@ -3,7 +3,7 @@ import type { QmsumQuestion } from '../../../scripts/seed/qmsum.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
-import { retrieveStretches } from './stretch-retrieval.ts';
+import { loadTurns, retrieveStretches } from './stretch-retrieval.ts';
 
 const NOTHING = { stretches: [], coverage: 0, judgement: null };
 
@@ -114,5 +114,37 @@ describe('retrieveStretches', () => {
     expect(await retrieveStretches(ctx().database.db, 'panther', { ...scope, videoIds: [] })).toStrictEqual(
       NOTHING,
     );
+  });
+
+  it("counts each turn's words from its stored vector: stemmed words once, a prefix over the words as written", async () => {
+    const transcript = [
+      'WEBVTT',
+      '00:00:00.000 --> 00:00:05.000\n<v Ann>Schools and school meals.',
+      '00:00:05.000 --> 00:00:10.000\n<v Ben>Meals matter; the meal plan too.',
+      '00:00:10.000 --> 00:00:15.000\n<v Ann>Nothing else.',
+    ].join('\n\n');
+    const created = await ctx().app.inject({
+      method: 'POST',
+      url: '/videos',
+      headers: owner.headers,
+      payload: { organizationId: owner.organizationId, title: 'Lunch', duration: '0:15', transcript },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const videoId = created.json().id as string;
+    const { turns } = await loadTurns(
+      ctx().database.db,
+      ['school', 'meal'],
+      [{ videoId, first: 0, last: 2 }],
+      {
+        prefixes: ['mea'],
+      },
+    );
+    // The stemmed half of a vector and its words as written share lexemes ("school", "meal"):
+    // counted together, "school" would be 3 and the prefix would count "meal" stemmed too.
+    expect(turns.map((turn) => Object.fromEntries(turn.terms))).toStrictEqual([
+      { school: 2, meal: 1, mea: 1 },
+      { meal: 2, mea: 2 },
+      {},
+    ]);
   });
 });

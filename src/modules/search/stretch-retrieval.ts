@@ -137,6 +137,9 @@ type TurnRow = StretchTurn & { videoId: string; videoTitle: string; terms: Recor
  * Turns in transcript order, each with how often it says each of the question's words (stemmed
  * as the index stems them) and, for a prefix, the words as written that start with it (a turn
  * holding none is not read again). With `speakerIds`, only those speakers' turns count words.
+ * The counts come from the turn's stored vector, whose stemmed half weighs C and whose words as
+ * written weigh D (`kh_turn_vector`, migration 0019): the question's lexemes are picked out by
+ * re-weighing them A, without stemming the text again or unnesting the whole vector.
  */
 export async function loadTurns(
   db: Db,
@@ -156,19 +159,27 @@ export async function loadTurns(
         ${speakerIds ? sql`and s.speaker_id = any(${sql.param(speakerIds)}::uuid[])` : sql``} then (
         select json_object_agg(term, n) from (
           select t.lexeme as term, cardinality(t.positions) as n
-          from unnest(to_tsvector('english', s.text)) t
-          where t.lexeme = any(${sql.param(lexemes)}::text[])
-          union all
+          from unnest(ts_filter(setweight(ts_filter(s.search, '{c}'), 'a', ${sql.param(lexemes)}::text[]), '{a}')) t
+          ${
+            prefixes.length > 0
+              ? sql`union all
           select p.prefix, sum(cardinality(t.positions))
           from unnest(${sql.param(prefixes)}::text[]) p(prefix)
-          join unnest(to_tsvector('simple', s.text)) t on starts_with(t.lexeme, p.prefix)
-          group by p.prefix
+          join unnest(ts_filter(s.search, '{d}')) t on starts_with(t.lexeme, p.prefix)
+          group by p.prefix`
+              : sql``
+          }
         ) counts
       ) end as terms
     from unnest(${sql.param(ranges.map((range) => range.videoId))}::uuid[],
       ${sql.param(ranges.map((range) => range.first))}::int[],
       ${sql.param(ranges.map((range) => range.last))}::int[]) as r(video_id, first_index, last_index)
-    join transcript_segments s on s.video_id = r.video_id and s.index between r.first_index and r.last_index
+    -- Each range read as a range of the (video, index) key: flattened into a join, the planner
+    -- reads every turn of the video and filters (offset 0 keeps it from flattening).
+    cross join lateral (
+      select * from transcript_segments s
+      where s.video_id = r.video_id and s.index between r.first_index and r.last_index offset 0
+    ) s
     join videos v on v.id = s.video_id
     left join speakers sp on sp.id = s.speaker_id
     cross join probe

@@ -22,6 +22,7 @@ const SMOOTHING_WORDS = 1_000;
  * Counts the words of a video's stored transcript segments and its passages, replacing the counts
  * it had: when a transcript is stored or removed, and by the re-index command. Runs in the caller's
  * transaction, after the segments and passages are written; a video without passages keeps no counts.
+ * The words are the stemmed half (weight C) of each segment's stored vector, so nothing is stemmed twice.
  */
 export async function indexVideoTerms(tx: Tx, video: { id: string; organizationId: string }) {
   await tx.execute(sql`delete from video_terms where video_id = ${video.id}`);
@@ -30,7 +31,7 @@ export async function indexVideoTerms(tx: Tx, video: { id: string; organizationI
     with counted as (
       insert into video_terms (video_id, organization_id, lexeme, occurrences)
       select ${video.id}, ${video.organizationId}, t.lexeme, sum(cardinality(t.positions))::int
-      from transcript_segments s cross join unnest(to_tsvector('english', s.text)) t
+      from transcript_segments s cross join unnest(ts_filter(s.search, '{c}')) t
       where s.video_id = ${video.id}
       group by t.lexeme
       returning occurrences
