@@ -131,14 +131,8 @@ describe('retrieveStretches', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     const videoId = created.json().id as string;
-    const { turns } = await loadTurns(
-      ctx().database.db,
-      ['school', 'meal'],
-      [{ videoId, first: 0, last: 2 }],
-      {
-        prefixes: ['mea'],
-      },
-    );
+    const ranges = [{ videoId, first: 0, last: 2 }];
+    const { turns } = await loadTurns(ctx().database.db, ['school', 'meal'], ranges, { prefixes: ['mea'] });
     // The stemmed half of a vector and its words as written share lexemes ("school", "meal"):
     // counted together, "school" would be 3 and the prefix would count "meal" stemmed too.
     expect(turns.map((turn) => Object.fromEntries(turn.terms))).toStrictEqual([

@@ -147,6 +147,15 @@ export async function loadTurns(
   ranges: TurnRange[],
   { prefixes = [], speakerIds = null }: { prefixes?: string[]; speakerIds?: string[] | null } = {},
 ) {
+  // A prefix counts the words as written that start with it; without one, that pass is left out.
+  const prefixCounts =
+    prefixes.length > 0
+      ? sql`union all
+          select p.prefix, sum(cardinality(t.positions))
+          from unnest(${sql.param(prefixes)}::text[]) p(prefix)
+          join unnest(ts_filter(s.search, '{d}')) t on starts_with(t.lexeme, p.prefix)
+          group by p.prefix`
+      : sql``;
   const { rows } = await db.execute<TurnRow>(sql`
     with probe as (
       select to_tsquery('simple', coalesce(concat_ws(' | ',
@@ -160,15 +169,7 @@ export async function loadTurns(
         select json_object_agg(term, n) from (
           select t.lexeme as term, cardinality(t.positions) as n
           from unnest(ts_filter(setweight(ts_filter(s.search, '{c}'), 'a', ${sql.param(lexemes)}::text[]), '{a}')) t
-          ${
-            prefixes.length > 0
-              ? sql`union all
-          select p.prefix, sum(cardinality(t.positions))
-          from unnest(${sql.param(prefixes)}::text[]) p(prefix)
-          join unnest(ts_filter(s.search, '{d}')) t on starts_with(t.lexeme, p.prefix)
-          group by p.prefix`
-              : sql``
-          }
+          ${prefixCounts}
         ) counts
       ) end as terms
     from unnest(${sql.param(ranges.map((range) => range.videoId))}::uuid[],
