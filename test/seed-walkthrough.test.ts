@@ -55,7 +55,7 @@ describe('the seeded demo, on first contact', () => {
   it('answers "why" with the cause the transcript states, citations numbered in reading order', async () => {
     const result = await ask('Why did search go down on January 14?');
     expect(result.answered).toBe(true);
-    expect(result.answer).toMatch(/^Daniel Okafor: Root cause, then: a migration that rebuilt an index/);
+    expect(result.answer).toMatch(/^Daniel Okafor said: Root cause, then: a migration that rebuilt an index/);
     const markers = [...result.answer.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
     expect(markers).toEqual(markers.map((_, at) => at + 1));
     expect(result.citations.map((citation) => citation.source)).toEqual(markers);
@@ -67,7 +67,7 @@ describe('the seeded demo, on first contact', () => {
     const result = await ask('What did we decide about search v2 and the feature flag?');
     expect(result.answered).toBe(true);
     expect(result.answer).toMatch(
-      /^Maya Chen: Good\. So, decision: search v2 ships behind a feature flag on January 30/,
+      /^Maya Chen said: Decision: search v2 ships behind a feature flag on January 30/,
     );
   });
 

@@ -8,6 +8,7 @@ import {
   NOT_FOUND_ANSWER,
   type Source,
 } from './engine.ts';
+import { introduced, reportedSpeech, reportingVerb } from './reported-speech.ts';
 import { splitSentences, tidySpeech } from './sentences.ts';
 
 /**
@@ -15,9 +16,9 @@ import { splitSentences, tidySpeech } from './sentences.ts';
  * best source leads (from its sentence that best answers, up to `LEAD_WORDS`), and each further
  * source adds the sentence that best answers from it: about the length of a person's answer
  * (QMSum's reference answers average 65 words), measured against its references in
- * docs/ai-quality.md. Each part says who said it, written without "uh" and restarts (citations
- * quote verbatim); sources it had no room for follow as "See also". Deciding whether the scope
- * answers at all is retrieval's (see qa.ts).
+ * docs/ai-quality.md. Each part says who said it, in reported speech and without "uh" and
+ * restarts (citations quote verbatim); sources it had no room for follow as "See also".
+ * Deciding whether the scope answers at all is retrieval's (see qa.ts).
  */
 
 /** Words the best source may give, from its answering sentence on. */
@@ -127,16 +128,17 @@ function excerpt(
 const ended = (said: string) => (/[.?!]["')]?$/.test(said) ? said : `${said.replace(/[\s,;:-]+$/, '')}.`);
 
 /**
- * What the answer takes from a source as a person reporting a meeting writes it: tidied, with who
- * speaks ("Marketing: …") at each change of speaker (`speakerBefore` is the one the answer's
- * previous part ended with), then the source's marker.
+ * What the answer takes from a source as a person reporting a meeting writes it: tidied, in
+ * reported speech, introduced by who speaks ("Marketing thought …", the question's own verb) at
+ * each change of speaker (`speakerBefore` is the one the answer's previous part ended with), then
+ * the source's marker.
  */
-function written(taken: Sentence[], speakerBefore: string | null) {
+function written(taken: Sentence[], speakerBefore: string | null, verb: string) {
   const text = taken
     .map((sentence, at) => {
       const speakerChanges = (at === 0 ? speakerBefore : taken[at - 1]?.speaker) !== sentence.speaker;
-      const said = ended(sentence.said);
-      return speakerChanges && sentence.speaker ? `${sentence.speaker}: ${said}` : said;
+      const said = reportedSpeech(ended(sentence.said));
+      return speakerChanges && sentence.speaker ? introduced(sentence.speaker, verb, said) : said;
     })
     .join(' ');
   return `${text} [${taken[0]?.source.number}]`;
@@ -222,6 +224,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
         words += taken.reduce((sum, sentence) => sum + sentence.words, 0);
       }
       if (parts.length === 0) return notFound(0);
+      const verb = reportingVerb(question);
 
       const said = new Set(parts.flat().flatMap((sentence) => [...sentence.lexemes]));
       const covered = [...weight].reduce((sum, [lexeme, value]) => sum + (said.has(lexeme) ? value : 0), 0);
@@ -252,7 +255,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
           : '';
       return {
         answer:
-          parts.map((taken, at) => written(taken, parts[at - 1]?.at(-1)?.speaker ?? null)).join(' ') +
+          parts.map((taken, at) => written(taken, parts[at - 1]?.at(-1)?.speaker ?? null, verb)).join(' ') +
           seeAlso,
         citations: [...citations, ...further],
         answered: true,

@@ -54,9 +54,9 @@ describe('POST /ai/qa scoped to one meeting of several', () => {
   it('answers from the meeting the question is about, saying who said it, without "uh" and restarts', async () => {
     const result = await ask('Which tiles did we pick for the showroom, and why?', showroomId);
     expect(result.answered).toBe(true);
-    // Each change of speaker is said; the citation quotes the transcript as it was said.
+    // Reported as said, naming each change of speaker; the citation quotes the transcript as it was said.
     expect(result.answer).toMatch(
-      /^Maria: We pick the grey tiles, because the white ones stain too easily\. Tom: Then I order the grey tiles/,
+      /^Maria said they picked the grey tiles, because the white ones stain too easily\. Tom said then they ordered the grey tiles/,
     );
     expect(result.citations[0]).toMatchObject({
       speaker: 'Maria',

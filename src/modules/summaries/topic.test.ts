@@ -156,7 +156,8 @@ describe('GET /ai/summaries/topic/{id}', () => {
       // The engine's answer, from the transcript passages; then the latest decision.
       summary:
         '"remote control" came up in 2 meetings from 2026-11-02 to 2026-11-10 (5 mentions). ' +
-        `Carol: ${BATTERY_LIFE} [1] ` +
+        // Reported speech: "is" said then is "was" now.
+        'Carol said the battery life of the remote control prototype was still too short for the demo. [1] ' +
         '2 decisions about it; the latest (2026-11-10): Remotes get a new control chip. [3]',
       keyPoints: [
         { text: BATTERY_LIFE, source: 1 },
@@ -220,7 +221,7 @@ describe('GET /ai/summaries/topic/{id}', () => {
     const approved = 'Marketing wants a draft of the announcement by Friday; the budget was approved.';
     expect(body.keyPoints).toStrictEqual([{ text: approved, source: 1 }]);
     expect(body.summary).toBe(
-      `"budget" came up in 1 meeting on 2026-11-02 (1 mention). Bob: ${approved} [1]`,
+      `"budget" came up in 1 meeting on 2026-11-02 (1 mention). Bob said ${approved} [1]`,
     );
     expect(body.citations).toStrictEqual([
       {
