@@ -82,10 +82,17 @@ export const TASK_VERBS = new Set(
 
 /**
  * Verbs that are a task when a day is named with them ("Daniel owns the release for January 30",
- * "I propose the experiment at the sync on January 22", "Tom adds the panels by February 4")
- * and as often talk without one ("I'll add one thing", "I propose we move on").
+ * "I propose the experiment at the sync on January 22", "Tom adds the panels by February 4", "I
+ * will present them at the design review on Thursday") and as often talk without one ("I'll add
+ * one thing", "I propose we move on", "I'll present the agenda").
  */
-export const DATED_TASK_VERBS = new Set(['add', 'own', 'separate', 'split', 'propose', 'bring']);
+export const DATED_TASK_VERBS = new Set(['add', 'own', 'separate', 'split', 'propose', 'bring', 'present']);
+
+/**
+ * A list of actions read out ("Actions: Maya gets back to Sam… I send the notes…"): what follows
+ * it in the turn is a task even with no day named.
+ */
+export const ACTIONS_LISTED = /\baction(?:s| items?)\s*:/i;
 
 /** Verbs whose particle makes them a task (follow up, look into, find out, take care of…). */
 export const TASK_PARTICLES: Record<string, RegExp> = {

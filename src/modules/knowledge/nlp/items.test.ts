@@ -92,6 +92,13 @@ describe('action items', () => {
     ],
     ['Aisha', 'Tom adds the queue depth panels by March 14.', 'Tom', 'Aisha', '2024-03-14'],
     ['Priya', 'I propose the experiment at the sync on March 22.', 'Priya', 'Priya', '2024-03-22'],
+    [
+      'Priya',
+      'I will present the findings at the design review on Thursday.',
+      'Priya',
+      'Priya',
+      '2024-03-07',
+    ],
     ['Tom', 'I will add that to the on-call guide.', 'Tom', 'Tom', null],
     ['Tom', 'That is mine, due March 21.', 'Tom', 'Tom', '2024-03-21'],
   ])('%s: %s', (speaker, text, owner, said, dueDate) => {
@@ -130,6 +137,20 @@ describe('action items', () => {
     expect(items.map((item) => item.owner)).toEqual(['Maria Lopez']);
   });
 
+  it('takes what follows "Actions:" in a turn as tasks, a day named or not', () => {
+    const items = itemsOf([
+      [
+        'Lena',
+        'Let me summarise. Actions: Maya gets back to Sam on SAML by March 13. I send the notes of this call when it is out.',
+      ],
+      ['Lena', 'I send you a link to the recording.'],
+    ]);
+    expect(items.map(({ kind, owner, dueDate }) => [kind, owner, dueDate])).toEqual([
+      ['action_item', 'Maya', '2024-03-13'],
+      ['action_item', 'Lena', null],
+    ]);
+  });
+
   it.each([
     "I'll show you the drawings now.",
     "I'll be quick, we have ten minutes left.",
@@ -138,6 +159,8 @@ describe('action items', () => {
     'I propose we move on to the budget.',
     'Daniel owns the release for now.',
     "I'm going to present the agenda now.",
+    // The day of the meeting itself: a talk verb done in the meeting.
+    'I present two petitions this morning.',
     'I will be Sebastian the project manager today.',
     'I can send it if you want.',
     'It will take two weeks to build the prototype.',

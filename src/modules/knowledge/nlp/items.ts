@@ -2,6 +2,7 @@ import type { ExtractedItem } from '../extraction.ts';
 import {
   ACCEPTS,
   ACTION_CUES,
+  ACTIONS_LISTED,
   type ActionCue,
   ANNOUNCES_DECISION,
   CONDITIONAL,
@@ -103,10 +104,12 @@ function findAction(doc: Document, sentence: Sentence, meetingDate: Date): Found
       const dueDate = dueDateIn(found.text, meetingDate) ?? (reply ? replyDate(reply, meetingDate) : null);
       const verb = match.groups?.verb;
       const rest = verb ? sentence.text.slice(match.index + match[0].length - verb.length) : '';
-      if (!rule.claims && (!verb || !isTask(verb, rest, dueDate !== null))) continue;
+      // A talk verb is a task when done on a later day: "I present two petitions this morning" is the meeting.
+      const later = dueDate !== null && dueDate > meetingDate.toISOString().slice(0, 10);
+      if (!rule.claims && (!verb || !isTask(verb, rest, later))) continue;
       const owner = ownerOf(doc, sentence, rule, match.groups ?? {});
       if (owner === undefined) continue;
-      if (rule.needsDate && !dueDate) continue;
+      if (rule.needsDate && !dueDate && !listedAsAction(doc, sentence, match.index)) continue;
       // A request nobody takes on and with no day to it is talk ("could you check…?").
       if (rule.owner === 'addressee' && !owner && !dueDate) continue;
       return { ...found, owner, dueDate };
@@ -114,6 +117,10 @@ function findAction(doc: Document, sentence: Sentence, meetingDate: Date): Found
   }
   return null;
 }
+
+/** Whether the words at `at` in the sentence follow "Actions:" in their turn. */
+const listedAsAction = (doc: Document, sentence: Sentence, at: number) =>
+  ACTIONS_LISTED.test(doc.turns[sentence.turn]?.text.slice(0, sentence.offset + at) ?? '');
 
 /** Whether `verb` (as said, "sets"), followed by `rest` ("sets up alerting…"), names a task. */
 function isTask(verb: string, rest: string, dated: boolean): boolean {
