@@ -5,7 +5,7 @@
  * say who is a he or a she) and the present moves one tense back — "is" to "was", "will" to
  * "would", and a verb said right after its subject ("we need") to its past. Pure word
  * replacement, no parsing: a verb is moved back only right after a subject that does not follow
- * an auxiliary ("could we expect" stays), and nothing after "to" changes. Citations still quote
+ * an auxiliary ("could we expect" stays), so an infinitive ("to go") never changes. Citations still quote
  * the transcript verbatim. Measured on QMSum (docs/ai-quality.md): reference answers are written
  * this way, and answers written so score higher against them.
  */
@@ -74,11 +74,9 @@ const BACKSHIFT: Record<string, string> = {
  * know" and "you see" hold the floor more often than they say what someone knows.
  */
 const SUBJECTS = new Set(['i', 'we', 'they']);
-/** Words before a subject that make it a question's or an infinitive's ("do we need", "let us go"). */
+/** Auxiliaries before a subject that make its verb a question's base form ("do we need", "could we expect"). */
 const INVERTING = new Set(
-  'do does did can could will would should shall may might must to let was were is are had have has'.split(
-    ' ',
-  ),
+  'do does did can could will would should shall may might must was were is are had have has'.split(' '),
 );
 /** Common verbs and their past: moved back only right after a subject ("we pick" → "they picked"). */
 const PAST_AFTER_SUBJECT: Record<string, string> = {
