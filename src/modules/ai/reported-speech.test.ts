@@ -12,6 +12,9 @@ describe('reported speech', () => {
     expect(reportedSpeech('I was a child when I watch a film about it.')).toBe(
       'They were a child when they watched a film about it.',
     );
+    expect(reportedSpeech('It does look like a cat and it has a tail.')).toBe(
+      'It did look like a cat and it had a tail.',
+    );
     expect(reportedSpeech("We can't ship it; I don't know why.")).toBe(
       "They couldn't ship it; they didn't know why.",
     );
@@ -67,8 +70,12 @@ describe('introduced', () => {
   });
 
   it('does not say "thought" twice', () => {
-    expect(introduced('Grad H', 'thought', 'They thought that XML was the right format.')).toBe(
+    expect(introduced('Grad H', 'thought', 'They thought XML was the right format.')).toBe(
       'Grad H thought XML was the right format.',
+    );
+    // "that" may be what they thought about: it stays.
+    expect(introduced('Project Manager', 'said', 'They thought that was up to the designer.')).toBe(
+      'Project Manager thought that was up to the designer.',
     );
   });
 

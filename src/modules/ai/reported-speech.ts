@@ -40,6 +40,8 @@ const BACKSHIFT: Record<string, string> = {
   are: 'were',
   will: 'would',
   can: 'could',
+  does: 'did',
+  has: 'had',
   shall: 'should',
   "isn't": "wasn't",
   "aren't": "weren't",
@@ -191,8 +193,11 @@ const TURN_OPENERS =
   /^(?:(?:(?:so|and|and so|yeah|okay|ok|um|uh|mm+|hmm+|well|now|right)\b[,.?!]?|(?:good|fine|great|sure|alright)[,.!])\s+)+/i;
 /** A sentence that opens with its own label ("Root cause, then: …", "Decision: …"): reported after a colon. */
 const LABELLED = /^\p{Lu}[^.?!:]{0,40}:\s/u;
-/** "they thought" opening what someone thought: the reporting verb says it already. */
-const OWN_VERB = /^they (?:thought|guessed|felt|believed)(?: that)?,?\s+/i;
+/**
+ * "they thought" opening what someone thought: the reporting verb says it already. A "that" after
+ * it stays: it may be the subject ("I think that's up to the designer").
+ */
+const OWN_VERB = /^they (?:thought|guessed|felt|believed),?\s+/i;
 /**
  * Words that open a sentence and are written in lower case after the speaker's name. Any other
  * first word keeps its capital: it may be a name ("Maya said Northwind renews…").
