@@ -7,11 +7,10 @@ import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
 import { retrieveStretches } from '../search/stretch-retrieval.ts';
 import { type Citation, NOT_FOUND_ANSWER, type Source } from './engine.ts';
 import { createLocalEngine } from './local-engine.ts';
-import { reportedSpeech } from './reported-speech.ts';
+import { REPORTING_VERBS, reportedSpeech } from './reported-speech.ts';
 import { splitSentences, tidySpeech } from './sentences.ts';
 
-/** The verbs an answer reports what someone said with. */
-const VERBS = 'said|thought|suggested|proposed|recommended|asked:';
+const VERBS = REPORTING_VERBS.join('|');
 /** A sentence's last four words, without its end: what stays as written whatever introduces it. */
 const lastWords = (sentence: string) =>
   sentence

@@ -1,3 +1,5 @@
+import { OPENER_WORDS } from './sentences.ts';
+
 /**
  * What was said, written as a person writing up a meeting reports it: "I think we'll keep the
  * grey case" said by Marketing becomes "Marketing thought they would keep the grey case". The
@@ -179,18 +181,29 @@ export function reportedSpeech(sentence: string): string {
   return capitalised.charAt(0).toUpperCase() + capitalised.slice(1);
 }
 
-/** How the question asks what was said: "What did X think" is answered "X thought …". */
-export function reportingVerb(question: string): string {
-  if (/\b(think|thought|opinion|feel|felt|view)\b/i.test(question)) return 'thought';
-  if (/\bsuggest/i.test(question)) return 'suggested';
-  if (/\bpropos/i.test(question)) return 'proposed';
-  if (/\brecommend/i.test(question)) return 'recommended';
-  return 'said';
-}
+/** The verb a question asks what was said with, first match first: "What did X think" is answered "X thought …". */
+const QUESTION_VERBS: Array<[RegExp, string]> = [
+  [/\b(think|thought|opinion|feel|felt|view)\b/i, 'thought'],
+  [/\bsuggest/i, 'suggested'],
+  [/\bpropos/i, 'proposed'],
+  [/\brecommend/i, 'recommended'],
+];
 
-/** Words that open a turn without saying anything once someone is named as saying it. */
-const TURN_OPENERS =
-  /^(?:(?:(?:so|and|and so|yeah|okay|ok|um|uh|mm+|hmm+|well|now|right)\b[,.?!]?|(?:good|fine|great|sure|alright)[,.!])\s+)+/i;
+/** Every verb an answer introduces a speaker with ("X asked: …?" for a question). */
+export const REPORTING_VERBS = [...QUESTION_VERBS.map(([, verb]) => verb), 'said', 'asked:'];
+
+/** How the question asks what was said: "What did X think" is answered "X thought …". */
+export const reportingVerb = (question: string): string =>
+  QUESTION_VERBS.find(([asks]) => asks.test(question))?.[1] ?? 'said';
+
+/**
+ * Words that open a turn without saying anything once someone is named as saying it: the openers
+ * tidySpeech drops, and those it keeps because they can carry a sentence ("So…", "Good.").
+ */
+const TURN_OPENERS = new RegExp(
+  `^(?:(?:(?:${OPENER_WORDS}|so|and so|and|um|uh|mm+|hmm+|now)\\b[,.?!]?|(?:good|fine|great|sure)[,.!])\\s+)+`,
+  'i',
+);
 /** A sentence that opens with its own label ("Root cause, then: …", "Decision: …"): reported after a colon. */
 const LABELLED = /^\p{Lu}[^.?!:]{0,40}:\s/u;
 /**

@@ -74,7 +74,8 @@ const HESITATIONS = /,?\s+(?:uh|um|uhm|erm|er|ah|mm|hmm|mhm|mm-hmm|uh-huh)(?:,|(
 /** "you know," and "I mean," holding the floor mid-sentence (never "do you know the price"). */
 const FILLERS = /(?:^|,?\s)(?:you know|i mean)\s*,(?=\s)/gi;
 /** Assent and openers that start a turn rather than say anything ("Yeah, …", "Okay. …"). */
-const OPENERS = /^(?:(?:yeah|yes|yep|okay|ok|oh|well|right|alright|mm|hmm)[,.!]?\s+)+/i;
+export const OPENER_WORDS = 'yeah|yes|yep|okay|ok|oh|well|right|alright|mm|hmm';
+const OPENERS = new RegExp(`^(?:(?:${OPENER_WORDS})[,.!]?\\s+)+`, 'i');
 /** A word or two said again at once ("I I think", "the the", "we we we"): a speaker restarting. */
 const RESTARTS = /\b((?:[\w']+\s+)?[\w']+)(?:\s+\1\b)+/gi;
 /** A lone letter before the next word ("they were edited s at one place"): a word cut off. */

@@ -122,10 +122,13 @@ function findAction(doc: Document, sentence: Sentence, meetingDate: Date): Found
 const listedAsAction = (doc: Document, sentence: Sentence, at: number) =>
   ACTIONS_LISTED.test(doc.turns[sentence.turn]?.text.slice(0, sentence.offset + at) ?? '');
 
-/** Whether `verb` (as said, "sets"), followed by `rest` ("sets up alerting…"), names a task. */
-function isTask(verb: string, rest: string, dated: boolean): boolean {
+/**
+ * Whether `verb` (as said, "sets"), followed by `rest` ("sets up alerting…"), names a task;
+ * `datedLater`: a day after the meeting's is named with it.
+ */
+function isTask(verb: string, rest: string, datedLater: boolean): boolean {
   const forms = [verb, verb.replace(/e?s$/i, ''), verb.replace(/s$/i, '')].map((form) => form.toLowerCase());
-  if (dated && forms.some((form) => DATED_TASK_VERBS.has(form))) return true;
+  if (datedLater && forms.some((form) => DATED_TASK_VERBS.has(form))) return true;
   const base = forms.find((form) => TASK_VERBS.has(form));
   if (!base) return false;
   const particle = TASK_PARTICLES[base];
