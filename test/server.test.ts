@@ -96,6 +96,8 @@ describe('the service process', { timeout: TEST_TIMEOUT }, () => {
     expect(statSync(path.join(dataDir, 'postgres.password')).mode & 0o777).toBe(0o600);
     expect(readPidFile(path.join(dataDir, 'server.pid'))).toBe(service.pid);
     expect(isAlive(postmasterPid(dataDir))).toBe(true);
+    // Reads served from the page cache need no I/O worker processes (src/db/embedded.ts).
+    expect(await query(embeddedUrl(instance), 'SHOW io_method')).toEqual([{ io_method: 'sync' }]);
     expect(service.hasExited()).toBe(false);
   });
 

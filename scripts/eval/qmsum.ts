@@ -210,7 +210,14 @@ await runBenchmark('eval:qmsum', async ({ dataDir, children }) => {
   const service: Outcome[] = [];
   const baseline: Outcome[] = [];
   // For --details: what was asked, beside the two outcomes (the same index in all three).
-  const asked: Array<{ meeting: string; question: string; reference: string }> = [];
+  const asked: Array<{
+    meeting: string;
+    question: string;
+    reference: string;
+    /** The segments QMSum marks as answering, and where each first-K place opens (null: another meeting). */
+    gold: Array<[number, number]>;
+    opens: Record<'search' | 'meeting' | 'organization', Array<number | null>>;
+  }> = [];
   const latency = { search: [] as number[], qa: [] as number[] };
   const timed = async <T>(into: number[], work: () => Promise<T>) => {
     const started = performance.now();
@@ -248,7 +255,25 @@ await runBenchmark('eval:qmsum', async ({ dataDir, children }) => {
 
     const ranked = meetingIndexes.get(meeting.videoId)?.search(question.query, K) ?? [];
     const baselineText = baselineAnswer(ranked);
-    asked.push({ meeting: meeting.file, question: question.query, reference: question.reference });
+    const opens = (places: Place[]) =>
+      places
+        .slice(0, K)
+        .map((place) =>
+          place.videoId === meeting.videoId
+            ? (segmentAt(segmentsOf.get(place.videoId) ?? [], place.start + 0.01)?.index ?? null)
+            : null,
+        );
+    asked.push({
+      meeting: meeting.file,
+      question: question.query,
+      reference: question.reference,
+      gold: question.segmentRanges,
+      opens: {
+        search: opens(moments),
+        meeting: opens(inMeeting.citations),
+        organization: opens(inOrganization.citations),
+      },
+    });
     baseline.push({
       searchHit: hitsIn(library.search(question.query, K), meeting, question, segmentsOf),
       meetingHit: hitsIn(ranked, meeting, question, segmentsOf),

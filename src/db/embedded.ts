@@ -91,7 +91,16 @@ function spawnPostgres(
   const logFile = openSync(logPath, 'a');
   if (owner) chownSync(logPath, owner.uid, owner.gid);
   const args = ['-D', clusterDir, '-p', String(port)];
-  for (const setting of ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'max_connections=200']) {
+  // io_method=sync: the embedded server's data sits in the page cache of the machine it runs on, where
+  // PostgreSQL 18's I/O worker processes only add a hand-off to every read (in process, search's p95
+  // was about 10 % higher with them: docs/benchmarks.md).
+  const settings = [
+    'listen_addresses=127.0.0.1',
+    'unix_socket_directories=',
+    'max_connections=200',
+    'io_method=sync',
+  ];
+  for (const setting of settings) {
     args.push('-c', setting);
   }
   // detached: its own session, so a Ctrl-C in the terminal reaches only us; we stop it last.

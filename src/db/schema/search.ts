@@ -26,7 +26,9 @@ import { users } from './users.ts';
 /**
  * A transcript cut into passages of about 150–300 words that keep speaker turns whole (a turn
  * longer than that is cut at sentence ends): what search ranks and what the AI layer retrieves.
- * Rebuilt with the video's segments.
+ * Rebuilt with the video's segments. Its rows keep text and vector out of line (toast_tuple_target
+ * 128, set by migration 0020, which Drizzle does not declare): search lists a word's passages from
+ * narrow rows.
  */
 export const transcriptChunks = pgTable(
   'transcript_chunks',

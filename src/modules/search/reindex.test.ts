@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
@@ -75,6 +75,45 @@ describe('the knowledge index', () => {
       payload: { text: TRANSCRIPT },
     });
     expect(restored.statusCode).toBe(200);
+  });
+
+  it("keeps a long passage's text and vector out of its row, so that a word's passages are narrow rows", async () => {
+    const { db } = ctx().database;
+    const options = await db.execute<{ reloptions: string[] }>(
+      sql`select reloptions from pg_class where oid = 'transcript_chunks'::regclass`,
+    );
+    expect(options.rows).toStrictEqual([{ reloptions: ['toast_tuple_target=128'] }]);
+    // A passage of 250 different words: too long to stay whole in its row.
+    const said = Array.from({ length: 250 }, (_, at) => `word${at.toString(36)}x${(at * 7919).toString(36)}`);
+    const created = await ctx().app.inject({
+      method: 'POST',
+      url: '/videos',
+      headers: owner.headers,
+      payload: {
+        organizationId: owner.organizationId,
+        title: 'Long passage',
+        duration: '1:00',
+        transcript: `Dana: ${said.join(' ')}.`,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const version = await db.execute<{ n: number }>(
+      sql`select current_setting('server_version_num')::int as n`,
+    );
+    // pg_column_toast_chunk_id (PostgreSQL 17+) says whether a value lives in the TOAST table.
+    if ((version.rows[0]?.n ?? 0) >= 170_000) {
+      const stored = await db.execute<{ text: boolean; search: boolean }>(sql`
+        select pg_column_toast_chunk_id(text) is not null as text, pg_column_toast_chunk_id(search) is not null as search
+        from transcript_chunks where video_id = ${created.json().id}`);
+      expect(stored.rows).toStrictEqual([{ text: true, search: true }]);
+    }
+    expect(await searchIds(said[100] as string)).toEqual([created.json().id]);
+    const removed = await ctx().app.inject({
+      method: 'DELETE',
+      url: `/videos/${created.json().id}?permanent=true`,
+      headers: owner.headers,
+    });
+    expect(removed.statusCode, removed.body).toBeLessThan(300);
   });
 
   it('finds what a speaker said under their new name once renamed', async () => {
