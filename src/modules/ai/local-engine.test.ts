@@ -153,6 +153,51 @@ describe('local answer engine', () => {
     expect(result.citations.every((citation) => citation.source % 10 === 0)).toBe(true);
   });
 
+  it('answers with the reply to a question asked in the meeting when it speaks to the question, unless questions are asked for', async () => {
+    const turns = [
+      { speaker: 'Dawn Bowden', text: 'Thank you for your evidence on the Bill.' },
+      { speaker: 'Dawn Bowden', text: 'Do you foresee any unintended consequences for this Bill?' },
+      { speaker: 'Huw David', text: 'Yes. If we implement it carefully, with the right resources, then I hope not.' },
+      { speaker: 'Huw David', text: 'But every piece of legislation brings surprises we must watch for.' },
+    ].map((turn, index) => ({ ...turn, index: index + 10, start: index * 10, end: index * 10 + 10 }));
+    const source: Source = {
+      number: 1,
+      videoId: '0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f0a01',
+      videoTitle: 'Committee',
+      firstSegmentIndex: 10,
+      lastSegmentIndex: 13,
+      bestSegmentIndex: 11,
+      startSeconds: 0,
+      endSeconds: 40,
+      speakerNames: ['Dawn Bowden', 'Huw David'],
+      text: turns.map((turn) => `${turn.speaker}: ${turn.text}`).join('\n'),
+      turns,
+    };
+    const said = await engine().answer({
+      question: 'What did Huw David say about unintended consequences of the Bill?',
+      sources: [source],
+    });
+    // Cited where the reply is said: in the third turn (seconds 20–30).
+    expect(said.citations[0]?.speaker).toBe('Huw David');
+    expect(said.citations[0]?.start).toBeGreaterThanOrEqual(20);
+    expect(said.citations[0]?.start).toBeLessThan(30);
+    expect(said.citations[0]?.quote).toMatch(/If we implement it carefully/);
+    expect(said.answer).toMatch(/^Huw David said /);
+    const asked = await engine().answer({
+      question: 'What did Dawn Bowden ask about unintended consequences of the Bill?',
+      sources: [source],
+    });
+    expect(asked.citations[0]).toMatchObject({ speaker: 'Dawn Bowden', start: 10 });
+    expect(asked.answer).toMatch(/^Dawn Bowden asked: /);
+    // A reply that neither says the question's words nor comes from someone it names is a
+    // reaction: the question that prompted it says more.
+    const reaction = await engine().answer({
+      question: 'What did the committee think about unintended consequences of the Bill?',
+      sources: [source],
+    });
+    expect(reaction.citations[0]).toMatchObject({ speaker: 'Dawn Bowden', start: 10 });
+  });
+
   it('never quotes filler: every quoted sentence holds at least two words that are not stop words', async () => {
     const [, research] = loaded;
     const question = 'What did the Professor think about Danish and German models?';

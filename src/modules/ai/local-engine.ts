@@ -106,11 +106,17 @@ const notFound = (confidence: number): EngineAnswer => ({
 function excerpt(
   sentences: Sentence[],
   relevance: (sentence: Sentence) => number,
-  { why, budget, room }: { why: boolean; budget: number; room: number },
+  {
+    why,
+    budget,
+    room,
+    replyLeads,
+  }: { why: boolean; budget: number; room: number; replyLeads: (reply: Sentence) => boolean },
 ) {
-  const useful = sentences.filter((sentence) => sentence.lexemes.size >= MIN_LEXEMES);
+  const useful = usefulOf(sentences);
   const cause = why ? useful.find((sentence) => CAUSES.test(sentence.text)) : undefined;
-  const lead = cause ?? bestSentence(sentences, relevance);
+  const best = cause ?? bestSentence(sentences, relevance);
+  const lead = best && (answerTo(best, useful, replyLeads) ?? best);
   if (!lead || lead.words > room) return [];
   const taken = [lead];
   let words = lead.words;
@@ -122,6 +128,25 @@ function excerpt(
     words += sentence.words;
   }
   return taken;
+}
+
+/** The sentences that say something: filler ("Yeah, okay, so.") is never quoted. */
+const usefulOf = (sentences: Sentence[]) =>
+  sentences.filter((sentence) => sentence.lexemes.size >= MIN_LEXEMES);
+
+/**
+ * When `sentence` asks something and ends its turn, the answer may be the reply: a question
+ * restates the topic in the words asked about, but "What did the witness say about X" is answered
+ * by the witness, not by the member asking. The reply (the next turn that says something, by
+ * another speaker, within two turns) is taken when it speaks to the question too — it holds one of
+ * its words, or its speaker is the one the question names; "That would be funny." is a reaction,
+ * and the question that prompted it says more.
+ */
+function answerTo(sentence: Sentence, useful: Sentence[], speaks: (reply: Sentence) => boolean) {
+  if (!/\?["')]?$/.test(sentence.text.trim())) return undefined;
+  const next = useful[useful.indexOf(sentence) + 1];
+  const replied = next && next.turn !== sentence.turn && next.turn - sentence.turn <= 2;
+  return replied && next.speaker !== sentence.speaker && speaks(next) ? next : undefined;
 }
 
 /** A part of a turn cut at a comma ends as a sentence does: the next one starts with a capital. */
@@ -197,6 +222,16 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const relevance = (sentence: Sentence) =>
         [...sentence.lexemes].reduce((sum, lexeme) => sum + (weight.get(lexeme) ?? 0), 0);
       const why = /^\W*why\b/i.test(question);
+      // "What did X ask" is answered by the questions themselves, not their replies.
+      const asksForQuestions = /\b(ask|asks|asked|asking|question|questions|questioned)\b/i.test(question);
+      const asked = question.toLowerCase();
+      const named = (speaker: string | null) =>
+        (speaker ?? '')
+          .toLowerCase()
+          .split(/\s+/)
+          .some((word) => word.length >= 3 && asked.includes(word));
+      const replyLeads = (reply: Sentence) =>
+        !asksForQuestions && (relevance(reply) > 0 || named(reply.speaker));
 
       // A "why" is answered by a cause: the best source that states one leads.
       const causal = why
@@ -214,6 +249,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
           relevance,
           {
             why: why && leading,
+            replyLeads,
             budget: Math.min(leading ? LEAD_WORDS : OTHER_WORDS, ANSWER_WORDS - words),
             // The answer's first sentence is taken however long; later ones only if they fit.
             room: leading ? Number.POSITIVE_INFINITY : ANSWER_WORDS - words,
@@ -243,11 +279,10 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const quoted = new Set(parts.map((taken) => taken[0]?.source));
       const further = ordered.flatMap((source) => {
         if (quoted.has(source)) return [];
-        const best = bestSentence(
-          sentences.filter((sentence) => sentence.source === source),
-          relevance,
-        );
-        return best ? [citationOf(best, best, [best])] : [];
+        const own = sentences.filter((sentence) => sentence.source === source);
+        const best = bestSentence(own, relevance);
+        const lead = best && (answerTo(best, usefulOf(own), replyLeads) ?? best);
+        return lead ? [citationOf(lead, lead, [lead])] : [];
       });
       const seeAlso =
         further.length > 0
