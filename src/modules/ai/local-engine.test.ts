@@ -157,7 +157,10 @@ describe('local answer engine', () => {
     const turns = [
       { speaker: 'Dawn Bowden', text: 'Thank you for your evidence on the Bill.' },
       { speaker: 'Dawn Bowden', text: 'Do you foresee any unintended consequences for this Bill?' },
-      { speaker: 'Huw David', text: 'Yes. If we implement it carefully, with the right resources, then I hope not.' },
+      {
+        speaker: 'Huw David',
+        text: 'Yes. If we implement it carefully, with the right resources, then I hope not.',
+      },
       { speaker: 'Huw David', text: 'But every piece of legislation brings surprises we must watch for.' },
     ].map((turn, index) => ({ ...turn, index: index + 10, start: index * 10, end: index * 10 + 10 }));
     const source: Source = {
