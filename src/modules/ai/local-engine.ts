@@ -224,12 +224,10 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const why = /^\W*why\b/i.test(question);
       // "What did X ask" is answered by the questions themselves, not their replies.
       const asksForQuestions = /\b(ask|asks|asked|asking|question|questions|questioned)\b/i.test(question);
-      const asked = question.toLowerCase();
+      const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+      const asked = new Set(wordsOf(question));
       const named = (speaker: string | null) =>
-        (speaker ?? '')
-          .toLowerCase()
-          .split(/\s+/)
-          .some((word) => word.length >= 3 && asked.includes(word));
+        wordsOf(speaker ?? '').some((word) => word.length >= 3 && asked.has(word));
       const replyLeads = (reply: Sentence) =>
         !asksForQuestions && (relevance(reply) > 0 || named(reply.speaker));
 
