@@ -117,20 +117,27 @@ function segmentAt(segments: Segment[], seconds: number): Segment | undefined {
 }
 
 /**
- * Whether one of the first K places (moments or citations) is in the question's meeting, at a
- * segment QMSum marks as answering it. A place counts by where it opens, plus a hair so that a
- * start on a boundary falls in the segment it starts: where a person clicking it lands.
+ * Where each of the first K places (moments or citations) opens: the index of the segment of the
+ * question's meeting it opens in, null when it is in another meeting. A place counts by where it
+ * opens, plus a hair so that a start on a boundary falls in the segment it starts: where a person
+ * clicking it lands.
  */
-function hitsIn(places: Place[], meeting: Loaded, question: Question, segmentsOf: Map<string, Segment[]>) {
-  return places.slice(0, K).some((place) => {
-    if (place.videoId !== meeting.videoId) return false;
-    const segment = segmentAt(segmentsOf.get(place.videoId) ?? [], place.start + 0.01);
-    return (
-      segment !== undefined &&
-      question.segmentRanges.some(([first, last]) => segment.index >= first && segment.index <= last)
+function opensOf(places: Place[], meeting: Loaded, segmentsOf: Map<string, Segment[]>) {
+  return places
+    .slice(0, K)
+    .map((place) =>
+      place.videoId === meeting.videoId
+        ? (segmentAt(segmentsOf.get(place.videoId) ?? [], place.start + 0.01)?.index ?? null)
+        : null,
     );
-  });
 }
+
+/** Whether a place opens in a segment QMSum marks as answering the question. */
+const hits = (opens: Array<number | null>, question: Question) =>
+  opens.some(
+    (index) =>
+      index !== null && question.segmentRanges.some(([first, last]) => index >= first && index <= last),
+  );
 
 /** `[n]` citation markers are links, not words of the answer. */
 const withoutMarkers = (answer: string) =>
@@ -243,10 +250,16 @@ await runBenchmark('eval:qmsum', async ({ dataDir, children }) => {
     const inOrganization = await ask();
     const inUnrelated = await ask([unrelated.videoId]);
     const answer = withoutMarkers(inMeeting.answer);
+    const opens = (places: Place[]) => opensOf(places, meeting, segmentsOf);
+    const opened = {
+      search: opens(moments),
+      meeting: opens(inMeeting.citations),
+      organization: opens(inOrganization.citations),
+    };
     service.push({
-      searchHit: hitsIn(moments, meeting, question, segmentsOf),
-      meetingHit: hitsIn(inMeeting.citations, meeting, question, segmentsOf),
-      organizationHit: hitsIn(inOrganization.citations, meeting, question, segmentsOf),
+      searchHit: hits(opened.search, question),
+      meetingHit: hits(opened.meeting, question),
+      organizationHit: hits(opened.organization, question),
       answered: inMeeting.answered,
       answeredUnrelated: inUnrelated.answered,
       rouge1: rouge1(answer, question.reference),
@@ -255,29 +268,18 @@ await runBenchmark('eval:qmsum', async ({ dataDir, children }) => {
 
     const ranked = meetingIndexes.get(meeting.videoId)?.search(question.query, K) ?? [];
     const baselineText = baselineAnswer(ranked);
-    const opens = (places: Place[]) =>
-      places
-        .slice(0, K)
-        .map((place) =>
-          place.videoId === meeting.videoId
-            ? (segmentAt(segmentsOf.get(place.videoId) ?? [], place.start + 0.01)?.index ?? null)
-            : null,
-        );
     asked.push({
       meeting: meeting.file,
       question: question.query,
       reference: question.reference,
       gold: question.segmentRanges,
-      opens: {
-        search: opens(moments),
-        meeting: opens(inMeeting.citations),
-        organization: opens(inOrganization.citations),
-      },
+      opens: opened,
     });
+    const libraryHit = hits(opens(library.search(question.query, K)), question);
     baseline.push({
-      searchHit: hitsIn(library.search(question.query, K), meeting, question, segmentsOf),
-      meetingHit: hitsIn(ranked, meeting, question, segmentsOf),
-      organizationHit: hitsIn(library.search(question.query, K), meeting, question, segmentsOf),
+      searchHit: libraryHit,
+      meetingHit: hits(opens(ranked), question),
+      organizationHit: libraryHit,
       answered: ranked.length > 0,
       answeredUnrelated: (meetingIndexes.get(unrelated.videoId)?.search(question.query, 1).length ?? 0) > 0,
       rouge1: rouge1(baselineText, question.reference),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { FRAMING_WORDS } from '../search/question-terms.ts';
+import { FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
 import {
   type AnswerEngine,
   type Citation,
@@ -115,8 +115,7 @@ function excerpt(
 ) {
   const useful = usefulOf(sentences);
   const cause = why ? useful.find((sentence) => CAUSES.test(sentence.text)) : undefined;
-  const best = cause ?? bestSentence(sentences, relevance);
-  const lead = best && (answerTo(best, useful, replyLeads) ?? best);
+  const lead = leadFrom(cause ?? bestSentence(sentences, relevance), useful, replyLeads);
   if (!lead || lead.words > room) return [];
   const taken = [lead];
   let words = lead.words;
@@ -135,18 +134,21 @@ const usefulOf = (sentences: Sentence[]) =>
   sentences.filter((sentence) => sentence.lexemes.size >= MIN_LEXEMES);
 
 /**
- * When `sentence` asks something and ends its turn, the answer may be the reply: a question
- * restates the topic in the words asked about, but "What did the witness say about X" is answered
- * by the witness, not by the member asking. The reply (the next turn that says something, by
- * another speaker, within two turns) is taken when it speaks to the question too — it holds one of
- * its words, or its speaker is the one the question names; "That would be funny." is a reaction,
- * and the question that prompted it says more.
+ * Where a source's answer starts: at `best`, unless it asks something and ends its turn and the
+ * reply speaks to the question too. A question restates the topic in the words asked about, but
+ * "What did the witness say about X" is answered by the witness, not by the member asking. The
+ * reply is the next turn that says something, by another speaker, within two turns; it leads when
+ * `replyLeads` holds ("That would be funny." is a reaction: the question that prompted it says more).
  */
-function answerTo(sentence: Sentence, useful: Sentence[], speaks: (reply: Sentence) => boolean) {
-  if (!/\?["')]?$/.test(sentence.text.trim())) return undefined;
-  const next = useful[useful.indexOf(sentence) + 1];
-  const replied = next && next.turn !== sentence.turn && next.turn - sentence.turn <= 2;
-  return replied && next.speaker !== sentence.speaker && speaks(next) ? next : undefined;
+function leadFrom(
+  best: Sentence | undefined,
+  useful: Sentence[],
+  replyLeads: (reply: Sentence) => boolean,
+): Sentence | undefined {
+  if (!best || !/\?["')]?$/.test(best.text.trim())) return best;
+  const next = useful[useful.indexOf(best) + 1];
+  const replied = next && next.turn !== best.turn && next.turn - best.turn <= 2;
+  return replied && next.speaker !== best.speaker && replyLeads(next) ? next : best;
 }
 
 /** A part of a turn cut at a comma ends as a sentence does: the next one starts with a capital. */
@@ -182,9 +184,7 @@ const citationOf = (first: Sentence, last: Sentence, quoted: Sentence[]): Citati
 
 /** A source's sentence that best answers, in the turn it is centred on when that turn holds one. */
 function bestSentence(sentences: Sentence[], relevance: (sentence: Sentence) => number) {
-  const answering = sentences.filter(
-    (sentence) => sentence.lexemes.size >= MIN_LEXEMES && relevance(sentence) > 0,
-  );
+  const answering = usefulOf(sentences).filter((sentence) => relevance(sentence) > 0);
   const centre = sentences[0]?.source.bestSegmentIndex;
   const pool = answering.some((sentence) => sentence.turn === centre)
     ? answering.filter((sentence) => sentence.turn === centre)
@@ -201,15 +201,15 @@ export function createLocalEngine(db: Db): AnswerEngine {
     async answer({ question, sources }) {
       const spans = sentencesOf(sources);
       if (spans.length === 0) return notFound(0);
-      const stemmed = await stem(
-        db,
-        question,
-        spans.map((span) => span.text),
-      );
+      const names = [...new Set(spans.flatMap((span) => (span.speaker ? [span.speaker] : [])))];
+      // One query stems the question whole (to tell whom it names), the speakers' names and every sentence.
+      const stemmed = await stem(db, question, [question, ...names, ...spans.map((span) => span.text)]);
       if (stemmed.question.length === 0) return notFound(0);
+      const [asked = [], ...rest] = stemmed.texts;
+      const speakers = names.map((name, at) => ({ name, lexemes: rest[at] ?? [] }));
       const sentences: Sentence[] = spans.map((span, at) => ({
         ...span,
-        lexemes: new Set(stemmed.texts[at]),
+        lexemes: new Set(rest[names.length + at]),
       }));
       // Each question word weighs its idf over these sentences: the distinctive words count most.
       const weight = new Map(
@@ -222,14 +222,12 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const relevance = (sentence: Sentence) =>
         [...sentence.lexemes].reduce((sum, lexeme) => sum + (weight.get(lexeme) ?? 0), 0);
       const why = /^\W*why\b/i.test(question);
-      // "What did X ask" is answered by the questions themselves, not their replies.
+      // A reply leads when it says a word of the question or comes from someone the question names
+      // (as retrieval reads names: question-terms.ts); not when it asks what was asked.
       const asksForQuestions = /\b(ask|asks|asked|asking|question|questions|questioned)\b/i.test(question);
-      const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
-      const asked = new Set(wordsOf(question));
-      const named = (speaker: string | null) =>
-        wordsOf(speaker ?? '').some((word) => word.length >= 3 && asked.has(word));
+      const named = new Set(namedSpeakers(question, new Set(asked), speakers).map((speaker) => speaker.name));
       const replyLeads = (reply: Sentence) =>
-        !asksForQuestions && (relevance(reply) > 0 || named(reply.speaker));
+        !asksForQuestions && (relevance(reply) > 0 || (reply.speaker !== null && named.has(reply.speaker)));
 
       // A "why" is answered by a cause: the best source that states one leads.
       const causal = why
@@ -278,8 +276,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const further = ordered.flatMap((source) => {
         if (quoted.has(source)) return [];
         const own = sentences.filter((sentence) => sentence.source === source);
-        const best = bestSentence(own, relevance);
-        const lead = best && (answerTo(best, usefulOf(own), replyLeads) ?? best);
+        const lead = leadFrom(bestSentence(own, relevance), usefulOf(own), replyLeads);
         return lead ? [citationOf(lead, lead, [lead])] : [];
       });
       const seeAlso =

@@ -31,21 +31,21 @@ describe('the knowledge index', () => {
     return response.json().data.map((result: { id: string }) => result.id);
   };
 
-  beforeAll(async () => {
-    owner = await signUpUser(ctx().app, { name: 'Olga Owner' });
+  /** A video of the owner's organization with `transcript`; its id. */
+  const store = async (title: string, duration: string, transcript: string) => {
     const response = await ctx().app.inject({
       method: 'POST',
       url: '/videos',
       headers: owner.headers,
-      payload: {
-        organizationId: owner.organizationId,
-        title: 'Zoo board',
-        duration: '0:09',
-        transcript: TRANSCRIPT,
-      },
+      payload: { organizationId: owner.organizationId, title, duration, transcript },
     });
-    expect(response.statusCode).toBe(201);
-    videoId = response.json().id;
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().id as string;
+  };
+
+  beforeAll(async () => {
+    owner = await signUpUser(ctx().app, { name: 'Olga Owner' });
+    videoId = await store('Zoo board', '0:09', TRANSCRIPT);
   });
 
   it('stores passages with the transcript, and replaces them with it', async () => {
@@ -85,18 +85,7 @@ describe('the knowledge index', () => {
     expect(options.rows).toStrictEqual([{ reloptions: ['toast_tuple_target=128'] }]);
     // A passage of 250 different words: too long to stay whole in its row.
     const said = Array.from({ length: 250 }, (_, at) => `word${at.toString(36)}x${(at * 7919).toString(36)}`);
-    const created = await ctx().app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: owner.headers,
-      payload: {
-        organizationId: owner.organizationId,
-        title: 'Long passage',
-        duration: '1:00',
-        transcript: `Dana: ${said.join(' ')}.`,
-      },
-    });
-    expect(created.statusCode, created.body).toBe(201);
+    const longId = await store('Long passage', '1:00', `Dana: ${said.join(' ')}.`);
     const version = await db.execute<{ n: number }>(
       sql`select current_setting('server_version_num')::int as n`,
     );
@@ -104,13 +93,13 @@ describe('the knowledge index', () => {
     if ((version.rows[0]?.n ?? 0) >= 170_000) {
       const stored = await db.execute<{ text: boolean; search: boolean }>(sql`
         select pg_column_toast_chunk_id(text) is not null as text, pg_column_toast_chunk_id(search) is not null as search
-        from transcript_chunks where video_id = ${created.json().id}`);
+        from transcript_chunks where video_id = ${longId}`);
       expect(stored.rows).toStrictEqual([{ text: true, search: true }]);
     }
-    expect(await searchIds(said[100] as string)).toEqual([created.json().id]);
+    expect(await searchIds(said[100] as string)).toEqual([longId]);
     const removed = await ctx().app.inject({
       method: 'DELETE',
-      url: `/videos/${created.json().id}?permanent=true`,
+      url: `/videos/${longId}?permanent=true`,
       headers: owner.headers,
     });
     expect(removed.statusCode, removed.body).toBeLessThan(300);
