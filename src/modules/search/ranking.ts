@@ -77,37 +77,65 @@ export function transcriptRanking(
     passage_total as materialized (
       select greatest(sum(passages), 1)::float8 as n from video_term_totals where organization_id = any(${scope.organizations})
     ),
-    -- Each term's passages, read once from the index: they give its count (up to the share where
-    -- it is common) and the candidates.
-    term_passages as materialized (
-      select t.ord, m.id, m.video_id
+    -- Each term's passages, read once from the index: how many there are (up to the share where
+    -- it is common) and which, as arrays, so that a common word's passages are counted without
+    -- being joined or summed.
+    term_reads as materialized (
+      select t.ord, read.n, read.ids, read.video_ids
       from terms t cross join passage_total p
       cross join lateral (
-        select c.id, c.video_id from transcript_chunks c
-        where c.organization_id = any(${scope.organizations}) and c.search @@ t.query
-        limit greatest(ceil(p.n * ${sql.raw(String(COMMON_SHARE))}), ${MIN_READ})
-      ) m
+        select count(*)::float8 as n, array_agg(c.id) as ids, array_agg(c.video_id) as video_ids
+        from (
+          select c.id, c.video_id from transcript_chunks c
+          where c.organization_id = any(${scope.organizations}) and c.search @@ t.query
+          limit greatest(ceil(p.n * ${sql.raw(String(COMMON_SHARE))}), ${MIN_READ})
+        ) c
+      ) read
     ),
     term_weights as materialized (
-      select t.ord, t.query, held.n >= ceil(p.n * ${sql.raw(String(COMMON_SHARE))}) as common,
-        t.factor * ln(1 + (p.n - least(held.n, p.n) + 0.5) / (least(held.n, p.n) + 0.5)) as idf
+      select t.ord, t.query, r.n >= ceil(p.n * ${sql.raw(String(COMMON_SHARE))}) as common,
+        t.factor * ln(1 + (p.n - least(r.n, p.n) + 0.5) / (least(r.n, p.n) + 0.5)) as idf
       from terms t cross join passage_total p
-      join (select ord, count(*)::float8 as n from term_passages group by ord) held on held.ord = t.ord
+      join term_reads r on r.ord = t.ord
+      where r.n > 0
+    ),
+    -- When every term is common, a passage holding all of them holds the most idf there is: those
+    -- come first, found by the index's intersection instead of summing every term's passages.
+    holding_all as materialized (
+      select c.id from transcript_chunks c join live_videos l on l.id = c.video_id
+      where not exists (select 1 from term_weights where not common)
+        and c.organization_id = any(${scope.organizations})
+        and c.search @@ (select string_agg('(' || query::text || ')', ' & ')::tsquery from terms)
+      limit ${CANDIDATES}
     ),
     candidates as materialized (
-      select m.id, sum(w.idf) as rough
-      from term_passages m
-      join term_weights w on w.ord = m.ord
-      join live_videos l on l.id = m.video_id
-      where not w.common or not exists (select 1 from term_weights where not common)
-      group by m.id
-      order by rough desc, m.id
+      select id, max(rough) as rough from (
+        select id, (select sum(idf) from term_weights) as rough from holding_all
+        union all
+        select m.id, sum(w.idf)
+        from term_weights w
+        join term_reads r on r.ord = w.ord
+        cross join unnest(r.ids, r.video_ids) as m(id, video_id)
+        join live_videos l on l.id = m.video_id
+        where (select count(*) from holding_all) < ${CANDIDATES}
+          and (not w.common or not exists (select 1 from term_weights where not common))
+        group by m.id
+      ) found
+      group by id
+      order by rough desc, id
       limit ${CANDIDATES}
     ),
     chunk_scores as (
       select c.id, c.video_id, c.index,
         held.value / (1 - ${LENGTH_WEIGHT} + ${LENGTH_WEIGHT} * c.word_count / ${TYPICAL_WORDS}) as score
-      from candidates k join transcript_chunks c on c.id = k.id
+      from (
+        -- The vector is stored out of line: fetched once here (concatenating nothing copies it into
+        -- memory), not once for every term tested and ranked below (offset 0 keeps this a step).
+        select c.id, c.video_id, c.index, c.word_count, c.first_segment_index, c.last_segment_index,
+          c.search || ''::tsvector as search
+        from candidates k join transcript_chunks c on c.id = k.id
+        offset 0
+      ) c
       cross join q
       cross join lateral (
         select sum(w.idf * (1 + ts_rank(c.search, w.query))) as value from term_weights w where c.search @@ w.query

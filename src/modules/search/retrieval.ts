@@ -122,7 +122,13 @@ function lexicalRanking(question: string, scope: RetrievalScope): SQL {
     scored as (
       select c.id, c.video_id, c.index,
         score.value / (1 - ${lengthWeight} + ${lengthWeight} * c.word_count / totals.average_words) as own
-      from rough r join transcript_chunks c on c.id = r.id cross join totals
+      from (
+        -- Each vector fetched from its out-of-line storage once, not once per term (as in ranking.ts).
+        select c.id, c.video_id, c.index, c.word_count, c.search || ''::tsvector as search
+        from rough r join transcript_chunks c on c.id = r.id
+        offset 0
+      ) c
+      cross join totals
       cross join lateral (
         select sum(w.idf * ts_rank(c.search, w.query)) as value from weights w where c.search @@ w.query
       ) score

@@ -235,4 +235,33 @@ describe('GET /search', () => {
     const heron = await video('Sync two', 'The heron nest by the lake needs a camera.');
     expect(ids(await found(reader, 'What did we discuss about the heron?'))).toEqual([heron, talk]);
   });
+
+  it('when every word is common, finds the passages of live videos that hold them all, not a deleted one', async () => {
+    const reader = await signUpUser(ctx().app, { name: 'Cora Common' });
+    // 320 turns of 160 words, each its own passage, every one saying both words: far past the
+    // 300 candidates a search scores, and each word in every passage (common).
+    const filler = Array.from({ length: 155 }, (_, at) => `word${at % 50}`).join(' ');
+    const turns = Array.from(
+      { length: 320 },
+      (_, at) =>
+        `[${new Date(at * 10_000).toISOString().slice(11, 19)}] Ann: The osprey and the kestrel nest. ${filler}`,
+    );
+    const crowd = await post(reader, '/videos', {
+      organizationId: reader.organizationId,
+      title: 'Bird survey archive',
+      duration: '1:00:00',
+      transcript: turns.join('\n'),
+    });
+    const live = await meetingOf(reader, 'Bird survey', 'The osprey and the kestrel share the cliff.');
+    const [{ passages }] = (
+      await ctx().database.pool.query(
+        'select count(*)::int as passages from transcript_chunks where video_id = $1',
+        [crowd.id],
+      )
+    ).rows;
+    expect(passages).toBeGreaterThanOrEqual(300);
+    expect(ids(await found(reader, 'osprey kestrel'))[0]).toBe(crowd.id);
+    await ctx().app.inject({ method: 'DELETE', url: `/videos/${crowd.id}`, headers: reader.headers });
+    expect(ids(await found(reader, 'osprey kestrel'))).toEqual([live]);
+  });
 });

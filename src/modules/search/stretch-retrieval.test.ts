@@ -121,7 +121,7 @@ describe('retrieveStretches', () => {
       'WEBVTT',
       '00:00:00.000 --> 00:00:05.000\n<v Ann>Schools and school meals.',
       '00:00:05.000 --> 00:00:10.000\n<v Ben>Meals matter; the meal plan too.',
-      '00:00:10.000 --> 00:00:15.000\n<v Ann>Nothing else.',
+      '00:00:10.000 --> 00:00:15.000\n<v Ann>Oatmeal, then the meal-deal.',
     ].join('\n\n');
     const created = await ctx().app.inject({
       method: 'POST',
@@ -138,7 +138,8 @@ describe('retrieveStretches', () => {
     expect(turns.map((turn) => Object.fromEntries(turn.terms))).toStrictEqual([
       { school: 2, meal: 1, mea: 1 },
       { meal: 2, mea: 2 },
-      {},
+      // A prefix starts a word: "Oatmeal" holds no word starting "mea"; "meal-deal" holds one.
+      { meal: 1, mea: 1 },
     ]);
   });
 });

@@ -131,6 +131,27 @@ async function wholeScope(db: Db, scope: RetrievalScope): Promise<string[] | nul
   return turns <= WHOLE_SCOPE_TURNS ? rows.map((row) => row.id) : null;
 }
 
+/** A letter or digit: what the index's `simple` half makes words of. */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * How many words as written start with each prefix, counted in the turn's text (lower case, a
+ * word starting after anything but a letter or digit), as the index's `simple` half holds them.
+ * Reading them from the stored vector meant unnesting every lexeme of every turn that says a
+ * word of the query (about 6 ms of a search at 1,000 meetings); the text is read anyway.
+ */
+function prefixCounts(text: string, prefixes: string[]): Map<string, number> {
+  const lower = text.toLowerCase();
+  const counts = new Map<string, number>();
+  for (const prefix of prefixes) {
+    let n = 0;
+    for (let at = lower.indexOf(prefix); at !== -1; at = lower.indexOf(prefix, at + 1))
+      if (at === 0 || !WORD_CHARACTER.test(lower.charAt(at - 1))) n++;
+    if (n > 0) counts.set(prefix, n);
+  }
+  return counts;
+}
+
 type TurnRow = StretchTurn & { videoId: string; videoTitle: string; terms: Record<string, number> | null };
 
 /**
@@ -139,7 +160,8 @@ type TurnRow = StretchTurn & { videoId: string; videoTitle: string; terms: Recor
  * holding none is not read again). With `speakerIds`, only those speakers' turns count words.
  * The counts come from the turn's stored vector, whose stemmed half weighs C and whose words as
  * written weigh D (`kh_turn_vector`, migration 0019): the question's lexemes are picked out by
- * re-weighing them A, without stemming the text again or unnesting the whole vector.
+ * re-weighing them A, without stemming the text again or unnesting the whole vector; a prefix's
+ * words are counted from the text (prefixCounts).
  */
 export async function loadTurns(
   db: Db,
@@ -147,15 +169,6 @@ export async function loadTurns(
   ranges: TurnRange[],
   { prefixes = [], speakerIds = null }: { prefixes?: string[]; speakerIds?: string[] | null } = {},
 ) {
-  // A prefix counts the words as written that start with it; without one, that pass is left out.
-  const prefixCounts =
-    prefixes.length > 0
-      ? sql`union all
-          select p.prefix, sum(cardinality(t.positions))
-          from unnest(${sql.param(prefixes)}::text[]) p(prefix)
-          join unnest(ts_filter(s.search, '{d}')) t on starts_with(t.lexeme, p.prefix)
-          group by p.prefix`
-      : sql``;
   const { rows } = await db.execute<TurnRow>(sql`
     with probe as (
       select to_tsquery('simple', coalesce(concat_ws(' | ',
@@ -166,11 +179,8 @@ export async function loadTurns(
       s.end_seconds as "end", coalesce(sp.name, s.speaker_label) as speaker, s.text,
       case when s.search @@ probe.query
         ${speakerIds ? sql`and s.speaker_id = any(${sql.param(speakerIds)}::uuid[])` : sql``} then (
-        select json_object_agg(term, n) from (
-          select t.lexeme as term, cardinality(t.positions) as n
-          from unnest(ts_filter(setweight(ts_filter(s.search, '{c}'), 'a', ${sql.param(lexemes)}::text[]), '{a}')) t
-          ${prefixCounts}
-        ) counts
+        select coalesce(json_object_agg(t.lexeme, cardinality(t.positions)), '{}')
+        from unnest(ts_filter(setweight(ts_filter(s.search, '{c}'), 'a', ${sql.param(lexemes)}::text[]), '{a}')) t
       ) end as terms
     from unnest(${sql.param(ranges.map((range) => range.videoId))}::uuid[],
       ${sql.param(ranges.map((range) => range.first))}::int[],
@@ -185,11 +195,12 @@ export async function loadTurns(
     left join speakers sp on sp.id = s.speaker_id
     cross join probe
     order by s.video_id, s.index`);
-  const turns: TermTurn[] = rows.map(({ videoTitle: _title, terms, ...row }) => ({
-    ...row,
-    terms: new Map(Object.entries(terms ?? {}).map(([term, n]) => [term, Number(n)])),
-    length: row.text.split(/\s+/).filter(Boolean).length,
-  }));
+  const turns: TermTurn[] = rows.map(({ videoTitle: _title, terms, ...row }) => {
+    const counts = new Map(Object.entries(terms ?? {}).map(([term, n]) => [term, Number(n)]));
+    if (terms && prefixes.length > 0)
+      for (const [prefix, n] of prefixCounts(row.text, prefixes)) counts.set(prefix, n);
+    return { ...row, terms: counts, length: row.text.split(/\s+/).filter(Boolean).length };
+  });
   return { turns, titles: new Map(rows.map((row) => [row.videoId, row.videoTitle])) };
 }
 
