@@ -8,8 +8,9 @@ import { meetingLikelihood } from './video-terms.ts';
  * Best-match ranking of transcripts for `GET /search`, as CTEs for the search query (which
  * defines `q`, the match query). Each term of the query weighs its BM25 idf over the
  * organizations' passages, so that a passage holding more of the rarer words ranks first. A first
- * pass reads only the index: passages by the summed idf of the distinctive words they hold (every
- * word when none is distinctive), at most `CANDIDATES` of them; those are then scored exactly
+ * pass reads only the index: passages by the summed idf of the distinctive words they hold, at
+ * most `CANDIDATES` of them — or, when every word is common, the passages holding all of them in
+ * the meetings likeliest to be about them (`LIKELIEST_VIDEOS`); those are then scored exactly
  * (each word's idf times PostgreSQL's saturating `ts_rank` of it). Videos are ranked by their
  * best passage and, fused with that by Reciprocal Rank Fusion, by how likely the question is to be
  * about the meeting as a whole (video-terms.ts). A video's transcript score is its fused score,
@@ -38,6 +39,11 @@ const MIN_READ = 1_000;
 const TRANSCRIPT_SCORE_HALF = 2;
 /** Reciprocal Rank Fusion's constant, as in vector fusion. */
 const RRF = sql.raw(String(RRF_K));
+/**
+ * Meetings whose passages holding every word are the candidates when every word is common; fewer
+ * such passages than this and the passages holding most of the words fill in.
+ */
+const LIKELIEST_VIDEOS = 30;
 /** Passages kept per video for its moments. */
 const BEST_PER_VIDEO = 3;
 
@@ -99,30 +105,44 @@ export function transcriptRanking(
       join term_reads r on r.ord = t.ord
       where r.n > 0
     ),
-    -- When every term is common, a passage holding all of them holds the most idf there is: those
-    -- come first, found by the index's intersection instead of summing every term's passages.
-    holding_all as materialized (
-      select c.id from transcript_chunks c join live_videos l on l.id = c.video_id
+    ${meetingLikelihood({
+      words: sql`(select l.lexeme, t.factor
+        from terms t cross join unnest(tsvector_to_array(to_tsvector('english', t.text))) as l(lexeme))`,
+      organizations: scope.organizations,
+    })},
+    -- When every term is common, a passage holding all of them holds the most idf there is, and
+    -- the meetings likeliest to be about the words are where to look for those: the index's
+    -- intersection of the words within them, not the first passages it lists (the oldest).
+    likeliest_videos as materialized (
+      select l.id from meeting_likelihood m join live_videos l on l.id = m.video_id
       where not exists (select 1 from term_weights where not common)
-        and c.organization_id = any(${scope.organizations})
-        and c.search @@ (select string_agg('(' || query::text || ')', ' & ')::tsquery from terms)
-      limit ${CANDIDATES}
+      order by m.value desc, l.id
+      limit ${LIKELIEST_VIDEOS}
+    ),
+    holding_all as materialized (
+      select id from (
+        select c.id, row_number() over (partition by c.video_id order by c.index) as in_video
+        from transcript_chunks c
+        where c.video_id = any(array(select id from likeliest_videos))
+          and c.search @@ (select string_agg('(' || query::text || ')', ' & ')::tsquery from terms)
+      ) held
+      where in_video <= ${CANDIDATES / LIKELIEST_VIDEOS}
     ),
     candidates as materialized (
       select id, max(rough) as rough from (
-        select id, (select sum(idf) from term_weights) as rough from holding_all
+        select id, (select sum(idf) from term_weights) as rough, true as likeliest from holding_all
         union all
-        select m.id, sum(w.idf)
+        select m.id, sum(w.idf), false
         from term_weights w
         join term_reads r on r.ord = w.ord
         cross join unnest(r.ids, r.video_ids) as m(id, video_id)
         join live_videos l on l.id = m.video_id
-        where (select count(*) from holding_all) < ${CANDIDATES}
+        where (select count(*) from holding_all) < ${LIKELIEST_VIDEOS}
           and (not w.common or not exists (select 1 from term_weights where not common))
         group by m.id
       ) found
       group by id
-      order by rough desc, id
+      order by bool_or(likeliest) desc, rough desc, id
       limit ${CANDIDATES}
     ),
     chunk_scores as (
@@ -147,12 +167,6 @@ export function transcriptRanking(
         (array_agg(id order by score desc, index))[1:${BEST_PER_VIDEO}] as best_chunk_ids
       from chunk_scores group by video_id
     ),
-    ${meetingLikelihood({
-      words: sql`(select l.lexeme, t.factor
-        from terms t cross join unnest(tsvector_to_array(to_tsvector('english', t.text))) as l(lexeme))`,
-      videos: sql`passage_hits`,
-      organizations: scope.organizations,
-    })},
     video_hits as (
       select p.video_id, p.best_chunk_ids,
         ((1.0 / (${RRF} + row_number() over (order by p.score desc, p.video_id))

@@ -236,7 +236,7 @@ describe('GET /search', () => {
     expect(ids(await found(reader, 'What did we discuss about the heron?'))).toEqual([heron, talk]);
   });
 
-  it('when every word is common, finds the passages of live videos that hold them all, not a deleted one', async () => {
+  it('when every word is common, looks in the meetings likeliest to be about them: one long meeting crowds out no other', async () => {
     const reader = await signUpUser(ctx().app, { name: 'Cora Common' });
     // 320 turns of 160 words, each its own passage, every one saying both words: far past the
     // 300 candidates a search scores, and each word in every passage (common).
@@ -260,7 +260,8 @@ describe('GET /search', () => {
       )
     ).rows;
     expect(passages).toBeGreaterThanOrEqual(300);
-    expect(ids(await found(reader, 'osprey kestrel'))[0]).toBe(crowd.id);
+    // The short meeting says the words at a higher rate than the long one's 320 passages.
+    expect(ids(await found(reader, 'osprey kestrel')).sort()).toEqual([crowd.id, live].sort());
     await ctx().app.inject({ method: 'DELETE', url: `/videos/${crowd.id}`, headers: reader.headers });
     expect(ids(await found(reader, 'osprey kestrel'))).toEqual([live]);
   });

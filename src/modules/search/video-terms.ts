@@ -44,44 +44,46 @@ export async function indexVideoTerms(tx: Tx, video: { id: string; organizationI
 
 /**
  * CTEs ending in `meeting_likelihood (video_id, value)`: for each video of `videos` (a relation
- * with a `video_id` column), the question's query likelihood — each of its words (`words`: a
- * relation of `lexeme`, `factor`) drawn from the meeting's transcript, smoothed toward the
- * organizations' rate, over that rate, in natural log and weighed by its factor. Higher is
- * likelier; only the order is meant to be used. Words the organizations never say are left out.
+ * with a `video_id` column) or, without it, each video of the organizations that says one of the
+ * question's words (`words`: a relation of `lexeme`, `factor`), the question's query likelihood — each word
+ * drawn from the meeting's transcript, smoothed toward the organizations' rate, over that rate,
+ * in natural log and weighed by its factor. Higher is likelier; only the order is meant to be
+ * used. Words the organizations never say are left out. Each word's counts are one range of the
+ * (organization, lexeme) index, read once for its organization-wide rate and every meeting's
+ * count: log((n + μp) / (N + μ) / p) is log(1 + n / μp) + log(μ / (N + μ)), so a meeting that
+ * never says a word needs no row for it.
  */
 export function meetingLikelihood({
   words,
-  videos,
   organizations,
+  videos,
 }: {
   words: SQL;
-  videos: SQL;
   organizations: SQL;
+  videos?: SQL;
 }): SQL {
-  return sql`likelihood_words as materialized (
-      select w.lexeme, max(w.factor) as factor, said.occurrences
-      from ${words} w
-      cross join lateral (
-        select sum(t.occurrences)::float8 as occurrences from video_terms t
-        where t.organization_id = any(${organizations}) and t.lexeme = w.lexeme
-      ) said
-      where said.occurrences > 0
-      group by w.lexeme, said.occurrences
+  const smoothing = sql.raw(String(SMOOTHING_WORDS));
+  return sql`likelihood_counts as materialized (
+      select t.video_id, w.lexeme, w.factor, t.occurrences::float8 as occurrences
+      from (select lexeme, max(factor) as factor from ${words} as listed group by lexeme) w
+      join video_terms t on t.organization_id = any(${organizations}) and t.lexeme = w.lexeme
+    ),
+    likelihood_words as materialized (
+      select lexeme, factor, sum(occurrences) as occurrences from likelihood_counts group by lexeme, factor
     ),
     likelihood_total as materialized (
       select greatest(sum(occurrences), 1)::float8 as n from video_term_totals
       where organization_id = any(${organizations})
     ),
     meeting_likelihood as materialized (
-      select m.video_id, sum(w.factor * ln(
-        (coalesce(t.occurrences, 0) + ${sql.raw(String(SMOOTHING_WORDS))} * w.occurrences / total.n)
-          / (coalesce(length.occurrences, 0) + ${sql.raw(String(SMOOTHING_WORDS))})
-          * total.n / w.occurrences)) as value
-      from (select distinct listed.video_id from ${videos} as listed) m
-      cross join likelihood_words w
+      select m.video_id,
+        coalesce(sum(c.factor * ln(1 + c.occurrences * total.n / (${smoothing} * w.occurrences))), 0)
+          + (select sum(factor) from likelihood_words)
+            * ln(${smoothing}::float8 / (coalesce(max(length.occurrences), 0) + ${smoothing})) as value
+      from (${videos ? sql`select distinct listed.video_id from ${videos} as listed` : sql`select distinct video_id from likelihood_counts`}) m
       cross join likelihood_total total
       left join video_term_totals length on length.video_id = m.video_id
-      left join video_terms t on t.video_id = m.video_id and t.lexeme = w.lexeme
+      left join (likelihood_counts c join likelihood_words w on w.lexeme = c.lexeme) on c.video_id = m.video_id
       group by m.video_id
     )`;
 }
