@@ -26,6 +26,12 @@ export type Chunk = {
   wordCount: number;
 };
 
+/**
+ * A passage's vector (alias `c`), copied into memory (concatenating nothing) in a step of its own
+ * (`offset 0`): it is stored out of line (≈ 2 kB, toasted), and a query that tests and ranks it
+ * once per term would otherwise fetch it from TOAST each time. Search ranking and QA retrieval select it so.
+ */
+export const VECTOR_IN_MEMORY = sql.raw(`c.search || ''::tsvector as search`);
 export const CHUNK_MIN_WORDS = 150;
 export const CHUNK_MAX_WORDS = 300;
 

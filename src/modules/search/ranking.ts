@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { CHUNK_MAX_WORDS, CHUNK_MIN_WORDS } from './chunks.ts';
+import { CHUNK_MAX_WORDS, CHUNK_MIN_WORDS, VECTOR_IN_MEMORY } from './chunks.ts';
 import { RRF_K } from './fusion.ts';
 import { FRAMING_WEIGHT, FRAMING_WORDS } from './question-terms.ts';
 import { meetingLikelihood } from './video-terms.ts';
@@ -105,6 +105,10 @@ export function transcriptRanking(
       join term_reads r on r.ord = t.ord
       where r.n > 0
     ),
+    -- Whether every term is common (no word tells passages apart), and the idf of all of them.
+    term_mix as materialized (
+      select coalesce(bool_and(common), false) as all_common, sum(idf) as idf from term_weights
+    ),
     ${meetingLikelihood({
       words: sql`(select l.lexeme, t.factor
         from terms t cross join unnest(tsvector_to_array(to_tsvector('english', t.text))) as l(lexeme))`,
@@ -115,7 +119,7 @@ export function transcriptRanking(
     -- intersection of the words within them, not the first passages it lists (the oldest).
     likeliest_videos as materialized (
       select l.id from meeting_likelihood m join live_videos l on l.id = m.video_id
-      where not exists (select 1 from term_weights where not common)
+      where (select all_common from term_mix)
       order by m.value desc, l.id
       limit ${LIKELIEST_VIDEOS}
     ),
@@ -130,7 +134,7 @@ export function transcriptRanking(
     ),
     candidates as materialized (
       select id, max(rough) as rough from (
-        select id, (select sum(idf) from term_weights) as rough, true as likeliest from holding_all
+        select id, (select idf from term_mix) as rough, true as likeliest from holding_all
         union all
         select m.id, sum(w.idf), false
         from term_weights w
@@ -138,7 +142,7 @@ export function transcriptRanking(
         cross join unnest(r.ids, r.video_ids) as m(id, video_id)
         join live_videos l on l.id = m.video_id
         where (select count(*) from holding_all) < ${LIKELIEST_VIDEOS}
-          and (not w.common or not exists (select 1 from term_weights where not common))
+          and (not w.common or (select all_common from term_mix))
         group by m.id
       ) found
       group by id
@@ -149,10 +153,8 @@ export function transcriptRanking(
       select c.id, c.video_id, c.index,
         held.value / (1 - ${LENGTH_WEIGHT} + ${LENGTH_WEIGHT} * c.word_count / ${TYPICAL_WORDS}) as score
       from (
-        -- The vector is stored out of line: fetched once here (concatenating nothing copies it into
-        -- memory), not once for every term tested and ranked below (offset 0 keeps this a step).
         select c.id, c.video_id, c.index, c.word_count, c.first_segment_index, c.last_segment_index,
-          c.search || ''::tsvector as search
+          ${VECTOR_IN_MEMORY}
         from candidates k join transcript_chunks c on c.id = k.id
         offset 0
       ) c

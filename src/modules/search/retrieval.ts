@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { VECTOR_IN_MEMORY } from './chunks.ts';
 import { type QueryEmbedding, vectorParam } from './embeddings.ts';
 import { reciprocalRankFusion } from './fusion.ts';
 import { FRAMING_WEIGHT, FRAMING_WORDS } from './question-terms.ts';
@@ -123,8 +124,7 @@ function lexicalRanking(question: string, scope: RetrievalScope): SQL {
       select c.id, c.video_id, c.index,
         score.value / (1 - ${lengthWeight} + ${lengthWeight} * c.word_count / totals.average_words) as own
       from (
-        -- Each vector fetched from its out-of-line storage once, not once per term (as in ranking.ts).
-        select c.id, c.video_id, c.index, c.word_count, c.search || ''::tsvector as search
+        select c.id, c.video_id, c.index, c.word_count, ${VECTOR_IN_MEMORY}
         from rough r join transcript_chunks c on c.id = r.id
         offset 0
       ) c
