@@ -455,9 +455,10 @@ export interface paths {
      * transcripts), clips, comments, channels, series and collections; nothing soft-deleted — ranked by
      * relevance, then by recency.
      *
-     * Syntax: words (all must match, stemmed: "running" finds "run"), `"a phrase"`, `-word` or `-"a phrase"`
-     * to exclude, `OR` between alternatives (`budget OR cost`); the last word also matches as a prefix
-     * ("roadm" finds "roadmap"). Snippets mark matches with `<mark>`; everything else in them is HTML-escaped.
+     * Syntax: words, best match (stemmed: "running" finds "run"): a result needs any of them, and those holding
+     * more of the rarer words rank first, so a question can be typed as asked; `+word` and `"a phrase"` must
+     * match; `-word` or `-"a phrase"` to exclude, `OR` between alternatives (`budget OR cost`); the last
+     * word also matches as a prefix ("roadm" finds "roadmap"). Snippets mark matches with `<mark>`; everything else in them is HTML-escaped.
      * Videos found by their transcript carry up to 3 `moments`: where the words were said (seconds, speaker).
      * Each search is added to the caller's history (`GET /search/history`).
      */
@@ -10313,9 +10314,10 @@ export interface operations {
    * transcripts), clips, comments, channels, series and collections; nothing soft-deleted — ranked by
    * relevance, then by recency.
    *
-   * Syntax: words (all must match, stemmed: "running" finds "run"), `"a phrase"`, `-word` or `-"a phrase"`
-   * to exclude, `OR` between alternatives (`budget OR cost`); the last word also matches as a prefix
-   * ("roadm" finds "roadmap"). Snippets mark matches with `<mark>`; everything else in them is HTML-escaped.
+   * Syntax: words, best match (stemmed: "running" finds "run"): a result needs any of them, and those holding
+   * more of the rarer words rank first, so a question can be typed as asked; `+word` and `"a phrase"` must
+   * match; `-word` or `-"a phrase"` to exclude, `OR` between alternatives (`budget OR cost`); the last
+   * word also matches as a prefix ("roadm" finds "roadmap"). Snippets mark matches with `<mark>`; everything else in them is HTML-escaped.
    * Videos found by their transcript carry up to 3 `moments`: where the words were said (seconds, speaker).
    * Each search is added to the caller's history (`GET /search/history`).
    */
@@ -10326,7 +10328,7 @@ export interface operations {
         page?: number;
         /** @description Items per page, 1–100. */
         limit?: number;
-        /** @description Words (all must match), `"a phrase"`, `-word` to exclude, `OR` between alternatives; the last word also matches as a prefix. */
+        /** @description Words, best match (any may match; more of the rarer words rank first), `+word` and `"a phrase"` required, `-word` to exclude, `OR` between alternatives; the last word also matches as a prefix. */
         q: string;
         /** @description Only this organization (default: all of yours). */
         organizationId?: string;

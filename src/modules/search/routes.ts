@@ -10,9 +10,10 @@ const description = `Searches what the caller may read — their organizations' 
 transcripts), clips, comments, channels, series and collections; nothing soft-deleted — ranked by
 relevance, then by recency.
 
-Syntax: words (all must match, stemmed: "running" finds "run"), \`"a phrase"\`, \`-word\` or \`-"a phrase"\`
-to exclude, \`OR\` between alternatives (\`budget OR cost\`); the last word also matches as a prefix
-("roadm" finds "roadmap"). Snippets mark matches with \`<mark>\`; everything else in them is HTML-escaped.
+Syntax: words, best match (stemmed: "running" finds "run"): a result needs any of them, and those holding
+more of the rarer words rank first, so a question can be typed as asked; \`+word\` and \`"a phrase"\` must
+match; \`-word\` or \`-"a phrase"\` to exclude, \`OR\` between alternatives (\`budget OR cost\`); the last
+word also matches as a prefix ("roadm" finds "roadmap"). Snippets mark matches with \`<mark>\`; everything else in them is HTML-escaped.
 Videos found by their transcript carry up to 3 \`moments\`: where the words were said (seconds, speaker).
 Each search is added to the caller's history (\`GET /search/history\`).`;
 

@@ -56,7 +56,8 @@ export const searchQuery = paginationQuery
       .max(QUERY_MAX, `must be at most ${QUERY_MAX} characters`)
       .meta({
         description:
-          'Words (all must match), `"a phrase"`, `-word` to exclude, `OR` between alternatives; ' +
+          'Words, best match (any may match; more of the rarer words rank first), `+word` and `"a phrase"` ' +
+          'required, `-word` to exclude, `OR` between alternatives; ' +
           'the last word also matches as a prefix.',
         example: 'roadmap "launch date" -draft',
       }),
