@@ -69,16 +69,28 @@ function load(dir: string): Meeting[] {
 }
 
 const meetings = load(path.resolve(values.dir));
-const plain = { ...STRETCH_DEFAULTS, neighbourWeights: [], regionWeight: 0, speakerBoost: 1, b: 0.75 };
+const evenNeighbours = { before: [0.5, 0.25], after: [0.5, 0.25] };
+const plain = {
+  ...STRETCH_DEFAULTS,
+  neighbourWeights: { before: [], after: [] },
+  regionWeight: 0,
+  speakerBoost: 1,
+  b: 0.75,
+};
 const steps: Array<[string, typeof STRETCH_DEFAULTS, boolean]> = [
   ['BM25 over single turns (k1 1.2, b 0.75)', plain, false],
-  ['+ neighbours (½, ¼)', { ...plain, neighbourWeights: STRETCH_DEFAULTS.neighbourWeights }, false],
+  ['+ neighbours (½, ¼ on either side)', { ...plain, neighbourWeights: evenNeighbours }, false],
   [
     '+ framing words light, named speakers as a filter, b 0.3',
-    { ...STRETCH_DEFAULTS, regionWeight: 0 },
+    { ...STRETCH_DEFAULTS, neighbourWeights: evenNeighbours, regionWeight: 0 },
     true,
   ],
-  ['+ region (share of the question said within 20 turns)', STRETCH_DEFAULTS, true],
+  [
+    '+ region (share of the question said within 20 turns)',
+    { ...STRETCH_DEFAULTS, neighbourWeights: evenNeighbours },
+    true,
+  ],
+  ['+ the turns before weigh more (¾, 0.4 before; ¼, 0.1 after)', STRETCH_DEFAULTS, true],
 ];
 for (const [name, options, readsQuestion] of steps) {
   let questions = 0;

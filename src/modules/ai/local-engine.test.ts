@@ -19,6 +19,34 @@ const lastWords = (sentence: string) =>
     .slice(-4)
     .join(' ');
 
+/** A source as retrieval gives it: `turns` from segment `first` on, 10 s each, centred on `best`. */
+function sourceOf(
+  number: number,
+  first: number,
+  best: number,
+  said: Array<{ speaker: string; text: string }>,
+): Source {
+  const turns = said.map((turn, at) => ({
+    ...turn,
+    index: first + at,
+    start: (first + at) * 10,
+    end: (first + at) * 10 + 10,
+  }));
+  return {
+    number,
+    videoId: '0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f0a01',
+    videoTitle: 'Committee',
+    firstSegmentIndex: first,
+    lastSegmentIndex: first + said.length - 1,
+    bestSegmentIndex: best,
+    startSeconds: first * 10,
+    endSeconds: (first + said.length) * 10,
+    speakerNames: [...new Set(said.map((turn) => turn.speaker))],
+    text: turns.map((turn) => `${turn.speaker}: ${turn.text}`).join('\n'),
+    turns,
+  };
+}
+
 describe('local answer engine', () => {
   const ctx = useTestApp();
   let owner: SignedUpUser;
@@ -154,7 +182,7 @@ describe('local answer engine', () => {
   });
 
   it('answers with the reply to a question asked in the meeting when it speaks to the question, unless questions are asked for', async () => {
-    const turns = [
+    const source = sourceOf(1, 10, 11, [
       { speaker: 'Dawn Bowden', text: 'Thank you for your evidence on the Bill.' },
       { speaker: 'Dawn Bowden', text: 'Do you foresee any unintended consequences for this Bill?' },
       {
@@ -162,35 +190,22 @@ describe('local answer engine', () => {
         text: 'Yes. If we implement it carefully, with the right resources, then I hope not.',
       },
       { speaker: 'Huw David', text: 'But every piece of legislation brings surprises we must watch for.' },
-    ].map((turn, index) => ({ ...turn, index: index + 10, start: index * 10, end: index * 10 + 10 }));
-    const source: Source = {
-      number: 1,
-      videoId: '0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f0a01',
-      videoTitle: 'Committee',
-      firstSegmentIndex: 10,
-      lastSegmentIndex: 13,
-      bestSegmentIndex: 11,
-      startSeconds: 0,
-      endSeconds: 40,
-      speakerNames: ['Dawn Bowden', 'Huw David'],
-      text: turns.map((turn) => `${turn.speaker}: ${turn.text}`).join('\n'),
-      turns,
-    };
+    ]);
     const said = await engine().answer({
       question: 'What did Huw David say about unintended consequences of the Bill?',
       sources: [source],
     });
-    // Cited where the reply is said: in the third turn (seconds 20–30).
+    // Cited where the reply is said: in the third turn (seconds 120–130).
     expect(said.citations[0]?.speaker).toBe('Huw David');
-    expect(said.citations[0]?.start).toBeGreaterThanOrEqual(20);
-    expect(said.citations[0]?.start).toBeLessThan(30);
+    expect(said.citations[0]?.start).toBeGreaterThanOrEqual(120);
+    expect(said.citations[0]?.start).toBeLessThan(130);
     expect(said.citations[0]?.quote).toMatch(/If we implement it carefully/);
     expect(said.answer).toMatch(/^Huw David said /);
     const asked = await engine().answer({
       question: 'What did Dawn Bowden ask about unintended consequences of the Bill?',
       sources: [source],
     });
-    expect(asked.citations[0]).toMatchObject({ speaker: 'Dawn Bowden', start: 10 });
+    expect(asked.citations[0]).toMatchObject({ speaker: 'Dawn Bowden', start: 110 });
     expect(asked.answer).toMatch(/^Dawn Bowden asked: /);
     // A reply that neither says the question's words nor comes from someone it names is a
     // reaction: the question that prompted it says more.
@@ -198,7 +213,32 @@ describe('local answer engine', () => {
       question: 'What did the committee think about unintended consequences of the Bill?',
       sources: [source],
     });
-    expect(reaction.citations[0]).toMatchObject({ speaker: 'Dawn Bowden', start: 10 });
+    expect(reaction.citations[0]).toMatchObject({ speaker: 'Dawn Bowden', start: 110 });
+  });
+
+  it('cites every source, at its centre turn when none of its sentences says a word of the question', async () => {
+    // Retrieval may choose a stretch for its neighbours or for the speaker the question names.
+    const answering = sourceOf(1, 40, 41, [
+      { speaker: 'Chair', text: 'Next, the hiring of a new transcriber.' },
+      { speaker: 'Professor', text: 'I think we should hire Fey and start paying her this month.' },
+    ]);
+    const around = sourceOf(2, 50, 51, [
+      { speaker: 'Grad', text: 'Okay.' },
+      { speaker: 'Professor', text: 'She sounded fine, and she was more present than in conversation.' },
+      { speaker: 'Grad', text: 'Right, that matches what I saw.' },
+    ]);
+    const result = await engine().answer({
+      question: 'What did the Professor think about hiring Fey?',
+      sources: [answering, around],
+    });
+    expect(result.answered).toBe(true);
+    expect(result.citations.map((citation) => citation.source)).toEqual([1, 2]);
+    expect(result.citations[1]).toMatchObject({
+      speaker: 'Professor',
+      start: 510,
+      quote: 'She sounded fine, and she was more present than in conversation.',
+    });
+    expect(result.answer).toMatch(/ See also \[2\]\.$/);
   });
 
   it('never quotes filler: every quoted sentence holds at least two words that are not stop words', async () => {

@@ -195,6 +195,17 @@ function bestSentence(sentences: Sentence[], relevance: (sentence: Sentence) => 
   );
 }
 
+/**
+ * Where to cite a source none of whose sentences says a content word of the question: retrieval
+ * chose it for its neighbours' words (its centre turn may hold only a framing word such as
+ * "think", or hold the word in filler), so it is still cited, at the turn it is centred on.
+ */
+function centreOf(sentences: Sentence[]): Sentence | undefined {
+  const centre = sentences[0]?.source.bestSegmentIndex;
+  const inCentre = sentences.filter((sentence) => sentence.turn === centre);
+  return usefulOf(inCentre)[0] ?? inCentre[0] ?? usefulOf(sentences)[0];
+}
+
 export function createLocalEngine(db: Db): AnswerEngine {
   return {
     name: 'local',
@@ -276,7 +287,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const further = ordered.flatMap((source) => {
         if (quoted.has(source)) return [];
         const own = sentences.filter((sentence) => sentence.source === source);
-        const lead = leadFrom(bestSentence(own, relevance), usefulOf(own), replyLeads);
+        const lead = leadFrom(bestSentence(own, relevance), usefulOf(own), replyLeads) ?? centreOf(own);
         return lead ? [citationOf(lead, lead, [lead])] : [];
       });
       const seeAlso =

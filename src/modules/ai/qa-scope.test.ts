@@ -4,6 +4,7 @@ import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { requester } from '../../../test/helpers/requests.ts';
 import { NOT_FOUND_ANSWER } from './engine.ts';
+import { answersFromScope } from './qa.ts';
 
 const ROADMAP = readFileSync(new URL('../search/fixtures/roadmap-review.vtt', import.meta.url), 'utf8');
 /** Another meeting of the same organization, which says "launch date" in passing. */
@@ -88,5 +89,30 @@ describe('POST /ai/qa scoped to one meeting of several', () => {
     expect(maria.citations[0]?.speaker).toBe('Maria');
     const absent = await ask('What did Alice say about the launch date?', showroomId);
     expect(absent).toMatchObject({ answered: false, answer: NOT_FOUND_ANSWER, citations: [] });
+  });
+});
+
+describe('answersFromScope', () => {
+  const judged = (likelihoodGap: number, contentWords: number, standing = 1) => ({
+    standing,
+    likelihoodGap,
+    contentWords,
+    namesAbsentSpeakers: false,
+  });
+
+  it("weighs the likelihood gap by the question's length: a long question gathers a larger gap from its own meeting", () => {
+    // QMSum: "Summarize the personal presentations on the appearance design, the speak recognition
+    // system and the ideal materials of the remote control", asked of its own meeting (11 content
+    // words); another team's meeting of the same brief says those words more often.
+    expect(answersFromScope(1, judged(-10.25, 11, 0.74))).toBe(true);
+    // The same gap over two words is a meeting that is not about them.
+    expect(answersFromScope(1, judged(-10.25, 2, 0.74))).toBe(false);
+    expect(answersFromScope(1, judged(0, 2))).toBe(true);
+  });
+
+  it('needs the best stretch to say enough of the question, and the scope to stand near the best', () => {
+    expect(answersFromScope(0.05, judged(0, 3))).toBe(false);
+    expect(answersFromScope(1, judged(0, 3, 0.2))).toBe(false);
+    expect(answersFromScope(0.5, judged(-1, 3, 0.6))).toBe(true);
   });
 });

@@ -27,21 +27,24 @@ const SOURCES = 5;
  * question is about; the question names no one who is absent from the scope; and the scope stands
  * close enough to the meeting of the organization the question suits best — its best passage
  * holds at least `MIN_STANDING` of what the organization's best holds, and its likelihood gap
- * (natural log) plus `STANDING_WEIGHT` times that standing reaches `MIN_EVIDENCE`. (In a small
- * organization the likelihoods of its few meetings differ little; the standing still tells.)
- * Set on QMSum (docs/ai-quality.md), trading questions answered from their own meeting against
- * the same questions asked of an unrelated one.
+ * (natural log, over the square root of the content words it sums: a long question's gap grows
+ * with its words even in its own meeting) plus `STANDING_WEIGHT` times that standing reaches
+ * `MIN_EVIDENCE`. (In a small organization the likelihoods of its few meetings differ little; the
+ * standing still tells.) Set on QMSum (docs/ai-quality.md), trading questions answered from their
+ * own meeting against the same questions asked of an unrelated one.
  */
 const MIN_COVERAGE = 0.1;
 const MIN_STANDING = 0.25;
-const STANDING_WEIGHT = 4;
-const MIN_EVIDENCE = -4;
+const STANDING_WEIGHT = 1;
+const MIN_EVIDENCE = -2.75;
 
 /** Whether the question's words say the scope answers it (see MIN_EVIDENCE); absent speakers are checked apart. */
-const answersFromScope = (coverage: number, judgement: ScopeJudgement) =>
+export const answersFromScope = (coverage: number, judgement: ScopeJudgement) =>
   coverage >= MIN_COVERAGE &&
   judgement.standing >= MIN_STANDING &&
-  judgement.likelihoodGap + STANDING_WEIGHT * judgement.standing >= MIN_EVIDENCE;
+  judgement.likelihoodGap / Math.sqrt(Math.max(1, judgement.contentWords)) +
+    STANDING_WEIGHT * judgement.standing >=
+    MIN_EVIDENCE;
 
 const nothingFound: EngineAnswer = {
   answer: NOT_FOUND_ANSWER,

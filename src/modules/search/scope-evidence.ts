@@ -20,10 +20,12 @@ const narrowed = (scope: RetrievalScope) =>
 const LIKELIHOOD_SMOOTHING = 10;
 
 export type ScopeEvidence = {
-  /** See StretchRetrieval.standing. */
+  /** See ScopeJudgement.standing. */
   standing: number;
-  /** See StretchRetrieval.likelihoodGap. */
+  /** See ScopeJudgement.likelihoodGap. */
   likelihoodGap: number;
+  /** See ScopeJudgement.contentWords. */
+  contentWords: number;
 };
 
 /**
@@ -43,7 +45,7 @@ export async function scopeEvidence(
   content: string[],
   weight: (lexeme: string) => number,
 ): Promise<ScopeEvidence> {
-  const level: ScopeEvidence = { standing: 1, likelihoodGap: 0 };
+  const level: ScopeEvidence = { standing: 1, likelihoodGap: 0, contentWords: content.length };
   if (!narrowed(scope) || content.length === 0) return level;
   const [{ rows }, total] = await Promise.all([
     db.execute<{
@@ -115,6 +117,7 @@ export async function scopeEvidence(
   const inScope = meetings.filter((row) => row.inScope);
   const organizationPassage = best(meetings, (row) => Number(row.bestPassage ?? 0));
   return {
+    contentWords: content.length,
     standing:
       organizationPassage > 0
         ? Math.max(

@@ -96,7 +96,12 @@ describe('retrieveStretches', () => {
     const own = await judged(research);
     const unrelated = await judged(product);
     expect(own.coverage).toBeGreaterThan(0.6);
-    expect(own.judgement).toEqual({ standing: 1, likelihoodGap: 0, namesAbsentSpeakers: false });
+    expect(own.judgement).toEqual({
+      standing: 1,
+      likelihoodGap: 0,
+      contentWords: 3,
+      namesAbsentSpeakers: false,
+    });
     expect(unrelated.coverage).toBeLessThan(0.3);
     expect(unrelated.judgement?.standing).toBeLessThan(0.5);
     // The research meeting suits the question far better, and no professor speaks in the other.

@@ -73,6 +73,11 @@ export type ScopeJudgement = {
    * about the organization's: 0 when the scope holds the meeting the question suits best.
    */
   likelihoodGap: number;
+  /**
+   * How many content words the likelihood gap sums over: a longer question gathers a larger gap
+   * from its own meeting too.
+   */
+  contentWords: number;
   /** The question names people of the organization (by name or role) none of whom speaks in the scope. */
   namesAbsentSpeakers: boolean;
 };
