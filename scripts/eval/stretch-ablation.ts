@@ -3,7 +3,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { stemmer } from 'stemmer';
 import { idf, questionWeights } from '../../src/modules/search/question-terms.ts';
-import { rankStretches, STRETCH_DEFAULTS, type TermTurn } from '../../src/modules/search/stretches.ts';
+import {
+  EVEN_NEIGHBOURS,
+  rankStretches,
+  STRETCH_DEFAULTS,
+  type TermTurn,
+} from '../../src/modules/search/stretches.ts';
 import { ROOT } from '../bench/lib.ts';
 import { type QmsumFile, qmsumQuestions, qmsumTranscript } from '../seed/qmsum.ts';
 
@@ -69,7 +74,6 @@ function load(dir: string): Meeting[] {
 }
 
 const meetings = load(path.resolve(values.dir));
-const evenNeighbours = { before: [0.5, 0.25], after: [0.5, 0.25] };
 const plain = {
   ...STRETCH_DEFAULTS,
   neighbourWeights: { before: [], after: [] },
@@ -79,15 +83,15 @@ const plain = {
 };
 const steps: Array<[string, typeof STRETCH_DEFAULTS, boolean]> = [
   ['BM25 over single turns (k1 1.2, b 0.75)', plain, false],
-  ['+ neighbours (½, ¼ on either side)', { ...plain, neighbourWeights: evenNeighbours }, false],
+  ['+ neighbours (½, ¼ on either side)', { ...plain, neighbourWeights: EVEN_NEIGHBOURS }, false],
   [
     '+ framing words light, named speakers as a filter, b 0.3',
-    { ...STRETCH_DEFAULTS, neighbourWeights: evenNeighbours, regionWeight: 0 },
+    { ...STRETCH_DEFAULTS, neighbourWeights: EVEN_NEIGHBOURS, regionWeight: 0 },
     true,
   ],
   [
     '+ region (share of the question said within 20 turns)',
-    { ...STRETCH_DEFAULTS, neighbourWeights: evenNeighbours },
+    { ...STRETCH_DEFAULTS, neighbourWeights: EVEN_NEIGHBOURS },
     true,
   ],
   ['+ the turns before weigh more (¾, 0.4 before; ¼, 0.1 after)', STRETCH_DEFAULTS, true],

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prefixLexeme, type Term } from './query.ts';
 import { loadTurns, mergedRanges } from './stretch-retrieval.ts';
-import { rankStretches, type TermTurn } from './stretches.ts';
+import { EVEN_NEIGHBOURS, rankStretches, STRETCH_DEFAULTS, type TermTurn } from './stretches.ts';
 
 /** Moments a video result shows, at most. */
 const MOMENTS_PER_VIDEO = 3;
@@ -21,6 +21,11 @@ type Input = {
   videos: Array<{ id: string; bestChunkIds: string[] }>;
   /** With a speaker filter: only these speakers' turns count. */
   speakerIds: string[] | null;
+  /**
+   * The search is typed as a question (asksQuestion): a moment is centred where it is answered,
+   * after the words that raise it; words alone centre it where they are said.
+   */
+  question: boolean;
 };
 
 /**
@@ -65,7 +70,12 @@ export async function momentsOf(db: Db, input: Input): Promise<Map<string, Momen
   const openings: Array<{ videoId: string; turn: TermTurn; end: number }> = [];
   for (const video of input.videos) {
     const own = turns.filter((turn) => turn.videoId === video.id);
-    const stretches = rankStretches(own, { weights }, MOMENTS_PER_VIDEO);
+    const stretches = rankStretches(
+      own,
+      { weights },
+      MOMENTS_PER_VIDEO,
+      input.question ? STRETCH_DEFAULTS : { ...STRETCH_DEFAULTS, neighbourWeights: EVEN_NEIGHBOURS },
+    );
     for (const stretch of stretches) {
       const turn = own.find((candidate) => candidate.index === stretch.bestIndex) as TermTurn;
       // The moment runs on to the last turn of its stretch that still says words of the query.

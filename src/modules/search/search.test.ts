@@ -103,6 +103,27 @@ describe('GET /search', () => {
     });
   });
 
+  it('opens a moment for words where they are said, and for a question at the turn after the one raising it', async () => {
+    const id = (
+      await post(t.member, '/videos', {
+        organizationId: t.organizationId,
+        title: 'Wildlife cameras',
+        duration: '0:40',
+        transcript: [
+          '[00:00:00] Ann: Next, the heron camera.',
+          '[00:00:10] Bob: The heron camera broke in the storm, so we ordered another one.',
+          '[00:00:20] Ann: Fine.',
+        ].join('\n'),
+      })
+    ).id as string;
+    const momentsOf = async (q: string) =>
+      (await found(t.viewer, q)).data.find((result: { id: string }) => result.id === id)?.moments;
+    expect(await momentsOf('heron camera')).toMatchObject([{ start: 0, speaker: 'Ann' }]);
+    expect(await momentsOf('What happened to the heron camera?')).toMatchObject([
+      { start: 10, speaker: 'Bob' },
+    ]);
+  });
+
   it('matches stemmed words and prefixes of the last word', async () => {
     // "run" finds "running" (stemmed); "organi" finds "organization" (prefix); "roadm" finds "roadmap".
     for (const q of ['run', 'organi', 'roadm', 'settings organi']) {

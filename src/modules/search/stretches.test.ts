@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asksQuestion } from './question-terms.ts';
 import { rankStretches, STRETCH_DEFAULTS, type TermTurn } from './stretches.ts';
 
 /** Turns of one video, one a line, with their (already stemmed) words. */
@@ -37,5 +38,20 @@ describe('rankStretches', () => {
     expect(stretches.map((stretch) => stretch.bestIndex)).toEqual([6, 0]);
     expect(stretches.every((stretch) => stretch.coverage === 1)).toBe(true);
     expect(rankStretches(turns, { weights: new Map([['pricing', 1]]) }, 5)).toEqual([]);
+  });
+});
+
+describe('asksQuestion', () => {
+  it('tells a question typed into search from words to find', () => {
+    for (const question of [
+      'Why did search go down on January 14?',
+      'what did the professor think about hiring Fey',
+      'Summarize the discussion on the remote',
+      'Describe the prototype',
+      'the launch date?',
+    ])
+      expect(asksQuestion(question), question).toBe(true);
+    for (const words of ['feature flag', '"launch date" -draft', 'whatever', 'howl OR bark'])
+      expect(asksQuestion(words), words).toBe(false);
   });
 });
