@@ -24,8 +24,6 @@ export type ScopeEvidence = {
   standing: number;
   /** See ScopeJudgement.likelihoodGap. */
   likelihoodGap: number;
-  /** See ScopeJudgement.contentWords. */
-  contentWords: number;
 };
 
 /**
@@ -45,7 +43,7 @@ export async function scopeEvidence(
   content: string[],
   weight: (lexeme: string) => number,
 ): Promise<ScopeEvidence> {
-  const level: ScopeEvidence = { standing: 1, likelihoodGap: 0, contentWords: content.length };
+  const level: ScopeEvidence = { standing: 1, likelihoodGap: 0 };
   if (!narrowed(scope) || content.length === 0) return level;
   const [{ rows }, total] = await Promise.all([
     db.execute<{
@@ -117,7 +115,6 @@ export async function scopeEvidence(
   const inScope = meetings.filter((row) => row.inScope);
   const organizationPassage = best(meetings, (row) => Number(row.bestPassage ?? 0));
   return {
-    contentWords: content.length,
     standing:
       organizationPassage > 0
         ? Math.max(

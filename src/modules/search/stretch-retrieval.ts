@@ -341,7 +341,11 @@ export async function retrieveStretches(
     ? Promise.all([
         scopeEvidence(db, scope, weighed.content, organizationIdf),
         namesAbsentSpeakers(db, scope, question, analysis.lexemes),
-      ]).then(([evidence, absent]) => ({ ...evidence, namesAbsentSpeakers: absent }))
+      ]).then(([evidence, absent]) => ({
+        ...evidence,
+        contentWords: weighed.content.length,
+        namesAbsentSpeakers: absent,
+      }))
     : null;
   const ranked = rankStretches(
     turns,

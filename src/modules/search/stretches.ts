@@ -144,14 +144,15 @@ export function rankStretches(
   const own = turnScores(turns, question, options);
   const smoothed = own.map((score, at) => {
     let total = score;
-    neighbourWeights.before.forEach((weight, distance) => {
-      if (adjacent(turns[at - distance - 1], turns[at], distance + 1))
-        total += weight * (own[at - distance - 1] ?? 0);
-    });
-    neighbourWeights.after.forEach((weight, distance) => {
-      if (adjacent(turns[at], turns[at + distance + 1], distance + 1))
-        total += weight * (own[at + distance + 1] ?? 0);
-    });
+    for (const [side, weights] of [
+      [-1, neighbourWeights.before],
+      [1, neighbourWeights.after],
+    ] as const)
+      weights.forEach((weight, distance) => {
+        const other = at + side * (distance + 1);
+        if (adjacent(turns[Math.min(at, other)], turns[Math.max(at, other)], distance + 1))
+          total += weight * (own[other] ?? 0);
+      });
     return total;
   });
   const totalWeight = [...question.weights.values()].reduce((sum, weight) => sum + weight, 0);
