@@ -63,6 +63,19 @@ describe('the seeded demo, on first contact', () => {
     for (const filler of ['Fine.', 'Um.', 'Yeah.']) expect(result.answer.startsWith(filler)).toBe(false);
   });
 
+  it('answers a "why" from the meeting that discusses it, not with another meeting\'s root cause', async () => {
+    const result = await ask('Why are we moving transcripts to a job queue?');
+    expect(result.answered).toBe(true);
+    expect(result.answer).not.toMatch(/Root cause/);
+    expect(result.citations[0]?.videoTitle).toMatch(/moving transcripts to a job queue/);
+  });
+
+  it('answers "how long" with the duration said', async () => {
+    const result = await ask('How long did the outage last?');
+    expect(result.answer).toMatch(/^Tom Becker said the incident lasted forty-seven minutes\. \[1\]/);
+    expect(result.citations[0]?.videoTitle).toMatch(/search outage/);
+  });
+
   it('answers what was decided, from the meeting that decided it', async () => {
     const result = await ask('What did we decide about search v2 and the feature flag?');
     expect(result.answered).toBe(true);

@@ -14,13 +14,14 @@ import { seed } from './seed.ts';
  * uses (DATABASE_URL, or the embedded cluster under DATA_DIR). The service need not run; while it
  * runs on the same DATA_DIR, the embedded cluster cannot start and this says so.
  */
-/** What to try first, printed after seeding (the README's walk-through has the answers). */
-const TRY = [
-  `curl -s 'localhost:3000/search?q=Northwind+renewal' -H "authorization: Bearer $T"`,
-  `curl -s localhost:3000/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"Why did search go down on January 14?"}'`,
-  `curl -s localhost:3000/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"What did we decide about search v2?"}'`,
-  `curl -s 'localhost:3000/ai/gaps/conflicts?days=365' -H "authorization: Bearer $T"`,
-  `curl -s 'localhost:3000/ai/gaps?days=365' -H "authorization: Bearer $T"`,
+/** What to try first, printed after seeding against the service's address (the README's walk-through has the answers). */
+const tryFirst = (base: string, email: string, password: string) => [
+  `T=$(curl -s ${base}/auth/sign-in -H 'content-type: application/json' -d '{"email":"${email}","password":"${password}"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.session.sessionId')`,
+  `curl -s '${base}/search?q=Northwind+renewal' -H "authorization: Bearer $T"`,
+  `curl -s ${base}/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"Why did search go down on January 14?"}'`,
+  `curl -s ${base}/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"What did we decide about search v2?"}'`,
+  `curl -s '${base}/ai/gaps/conflicts?days=365' -H "authorization: Bearer $T"`,
+  `curl -s '${base}/ai/gaps?days=365' -H "authorization: Bearer $T"`,
 ];
 
 async function main() {
@@ -67,8 +68,10 @@ async function main() {
       `\nDemo data ready (this run created ${made}).\nSign in as ${result.email} with password ${result.password}` +
         " (Acme Demo is that account's default organization).\n" +
         `In a browser: start the service (npm start) and open ${config.appUrl}/.\n\n` +
-        'Things to try from a shell, with its session token in $T:\n' +
-        TRY.map((line) => `  ${line}\n`).join(''),
+        'Things to try from a shell (the first line keeps a session token in $T):\n' +
+        tryFirst(config.appUrl, result.email, result.password)
+          .map((line) => `  ${line}\n`)
+          .join(''),
     );
   } finally {
     await runStopSteps(stops, 10_000, (details, message) => console.warn(message, details));

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
+import { type AnswerKind, answerKind, FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
 import {
   type AnswerEngine,
   type Citation,
@@ -29,9 +29,6 @@ const OTHER_WORDS = 12;
 const ANSWER_WORDS = 100;
 /** A sentence with fewer stemmed words than this is filler ("Yeah, okay, so.", "Um. But we'll skip that."). */
 const MIN_LEXEMES = 2;
-/** Words that give a cause: a "why" question leads with the sentence that says one. */
-const CAUSES =
-  /\b(because|root cause|caused by|due to|the reason|reason (?:is|was)|that's why|that is why|as a result|led to)\b/i;
 
 type Sentence = {
   source: Source;
@@ -99,23 +96,24 @@ const notFound = (confidence: number): EngineAnswer => ({
 
 /**
  * What a source gives the answer: the sentence that best answers — in the turn the source is
- * centred on when it holds one; for a "why" question, the first that gives a cause — when it has
- * at most `room` words, then the sentences said after it while they fit in `budget` words (the
- * rest of its turn, and later turns while they hold a word of the question); filler is skipped.
+ * centred on when it holds one; for a question of a kind, the first that answers its kind (a
+ * cause for a "why") — when it has at most `room` words, then the sentences said after it while
+ * they fit in `budget` words (the rest of its turn, and later turns while they hold a word of the
+ * question); filler is skipped.
  */
 function excerpt(
   sentences: Sentence[],
   relevance: (sentence: Sentence) => number,
   {
-    why,
+    kind,
     budget,
     room,
     replyLeads,
-  }: { why: boolean; budget: number; room: number; replyLeads: (reply: Sentence) => boolean },
+  }: { kind?: AnswerKind; budget: number; room: number; replyLeads: (reply: Sentence) => boolean },
 ) {
   const useful = usefulOf(sentences);
-  const cause = why ? useful.find((sentence) => CAUSES.test(sentence.text)) : undefined;
-  const lead = leadFrom(cause ?? bestSentence(sentences, relevance), useful, replyLeads);
+  const kindAnswer = kind && useful.find((sentence) => kind.answers.test(sentence.text));
+  const lead = leadFrom(kindAnswer ?? bestSentence(sentences, relevance), useful, replyLeads);
   if (!lead || lead.words > room) return [];
   const taken = [lead];
   let words = lead.words;
@@ -232,7 +230,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const total = [...weight.values()].reduce((sum, value) => sum + value, 0);
       const relevance = (sentence: Sentence) =>
         [...sentence.lexemes].reduce((sum, lexeme) => sum + (weight.get(lexeme) ?? 0), 0);
-      const why = /^\W*why\b/i.test(question);
+      const kind = answerKind(question);
       // A reply leads when it says a word of the question or comes from someone the question names
       // (as retrieval reads names: question-terms.ts); not when it asks what was asked.
       const asksForQuestions = /\b(ask|asks|asked|asking|question|questions|questioned)\b/i.test(question);
@@ -240,13 +238,17 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const replyLeads = (reply: Sentence) =>
         !asksForQuestions && (relevance(reply) > 0 || (reply.speaker !== null && named.has(reply.speaker)));
 
-      // A "why" is answered by a cause: the best source that states one leads.
-      const causal = why
-        ? sources.find((source) =>
-            sentences.some((sentence) => sentence.source === source && CAUSES.test(sentence.text)),
-          )
-        : undefined;
-      const ordered = causal ? [causal, ...sources.filter((source) => source !== causal)] : sources;
+      // A "why" is answered by a cause, a "how long" by a duration: the best source of the best
+      // source's meeting that states one leads (a root cause given in another meeting is another
+      // matter's).
+      const answering =
+        kind &&
+        sources.find(
+          (source) =>
+            source.videoId === sources[0]?.videoId &&
+            sentences.some((sentence) => sentence.source === source && kind.answers.test(sentence.text)),
+        );
+      const ordered = answering ? [answering, ...sources.filter((source) => source !== answering)] : sources;
       const parts: Sentence[][] = [];
       let words = 0;
       for (const source of ordered) {
@@ -255,7 +257,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
           sentences.filter((sentence) => sentence.source === source),
           relevance,
           {
-            why: why && leading,
+            kind: leading ? kind : undefined,
             replyLeads,
             budget: Math.min(leading ? LEAD_WORDS : OTHER_WORDS, ANSWER_WORDS - words),
             // The answer's first sentence is taken however long; later ones only if they fit.

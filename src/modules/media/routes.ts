@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -44,6 +45,8 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ context: AppContext; store: Me
   const media = { ...context, store };
   await registerRecordingForms(app, context.config.media.maxBytes);
   // reply.sendFile for this plugin's routes: ranges, ETag and Last-Modified, as for static files.
+  // Its root must exist, or it warns at start (on a fresh DATA_DIR, before anything was uploaded).
+  await mkdir(store.root, { recursive: true });
   await app.register(fastifyStatic, { root: store.root, serve: false });
 
   // A resumable upload's PATCH body is read by tus, as it streams.

@@ -16,11 +16,33 @@ export const FRAMING_WORDS =
   'summarize summary discuss discussion talk talking think thought say said mention opinion elaborate agree disagree group meeting team';
 export const FRAMING_WEIGHT = 0.2;
 /**
- * A "why" question is answered where a cause is given: these stemmed words join it, light. ("because"
- * and "since" are stop words of the english configuration.)
+ * What a question's kind asks for, beyond its words: where a "why" is answered a cause is given,
+ * where a "how long" is answered a duration. `cues` are stemmed words retrieval adds (they count
+ * only near the question's own words: stretches.ts); `light` are the question's words that only
+ * say its kind ("long" in "how long"); `answers` tells the sentence that answers, which leads.
+ * ("because" and "since" are stop words of the english configuration.)
  */
-const CAUSE_WORDS = ['caus', 'reason', 'root', 'due'];
-const CAUSE_WEIGHT = 2;
+export type AnswerKind = { asks: RegExp; cues: string[]; light: string[]; answers: RegExp };
+const ANSWER_KINDS: AnswerKind[] = [
+  {
+    asks: /^\W*why\b/i,
+    cues: ['caus', 'reason', 'root', 'due'],
+    light: [],
+    answers:
+      /\b(because|root cause|caused by|due to|the reason|reason (?:is|was)|that's why|that is why|as a result|led to)\b/i,
+  },
+  {
+    asks: /^\W*how long\b/i,
+    cues: ['second', 'minut', 'hour', 'day', 'week', 'month', 'year', 'last', 'took'],
+    light: ['long'],
+    answers:
+      /\b(lasted|took)\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|[a-z]+ty(?:-[a-z]+)?|few|several)\s+(?:more\s+|full\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i,
+  },
+];
+const CUE_WEIGHT = 1;
+
+/** The kind of answer a question asks for, when it asks for more than its words say. */
+export const answerKind = (question: string) => ANSWER_KINDS.find((kind) => kind.asks.test(question));
 
 /**
  * Whether a search is typed as a question ("Why did search go down?", "Summarize the discussion
@@ -32,8 +54,8 @@ export const asksQuestion = (query: string) =>
     query,
   );
 
-/** The stemmed words a question's kind adds to what it asks for: causes for a "why". */
-export const cueWords = (question: string) => (/^\W*why\b/i.test(question) ? CAUSE_WORDS : []);
+/** The stemmed words a question's kind adds to what it asks for: causes for a "why", durations for a "how long". */
+export const cueWords = (question: string) => answerKind(question)?.cues ?? [];
 /** A word that names a speaker ("Marketing", "the professor") is rarely said: it selects their turns instead. */
 const SPEAKER_WORD_WEIGHT = 0.3;
 
@@ -74,22 +96,23 @@ export function questionWeights(input: {
   const asked = new Set(input.lexemes);
   const named = namedSpeakers(input.question, asked, input.speakers);
   const speakerWords = new Set(named.flatMap((speaker) => speaker.lexemes));
+  const kind = answerKind(input.question);
+  const framing = new Set([...input.framing, ...(kind?.light ?? [])]);
   const weights = new Map<string, number>();
   for (const lexeme of asked) {
     let weight = input.idf(lexeme);
-    if (input.framing.has(lexeme)) weight *= FRAMING_WEIGHT;
+    if (framing.has(lexeme)) weight *= FRAMING_WEIGHT;
     if (speakerWords.has(lexeme)) weight *= SPEAKER_WORD_WEIGHT;
     weights.set(lexeme, weight);
   }
-  if (/^\W*why\b/i.test(input.question)) {
-    for (const lexeme of CAUSE_WORDS)
-      if (!weights.has(lexeme)) weights.set(lexeme, CAUSE_WEIGHT * input.idf(lexeme));
-  }
+  const cues = new Set(kind?.cues.filter((lexeme) => !weights.has(lexeme)));
+  for (const lexeme of cues) weights.set(lexeme, CUE_WEIGHT * input.idf(lexeme));
   return {
     weights,
+    cues,
     speakers: new Set(named.map((speaker) => speaker.name.toLowerCase())),
     // What the question is about: neither how it is asked nor whom it asks about.
-    content: [...asked].filter((lexeme) => !input.framing.has(lexeme) && !speakerWords.has(lexeme)),
+    content: [...asked].filter((lexeme) => !framing.has(lexeme) && !speakerWords.has(lexeme)),
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asksQuestion } from './question-terms.ts';
-import { rankStretches, STRETCH_DEFAULTS, type TermTurn } from './stretches.ts';
+import { answerKind, asksQuestion, questionWeights } from './question-terms.ts';
+import { rankStretches, STRETCH_DEFAULTS, type TermTurn, turnScores } from './stretches.ts';
 
 /** Turns of one video, one a line, with their (already stemmed) words. */
 const turnsOf = (lines: string[]): TermTurn[] =>
@@ -38,6 +38,41 @@ describe('rankStretches', () => {
     expect(stretches.map((stretch) => stretch.bestIndex)).toEqual([6, 0]);
     expect(stretches.every((stretch) => stretch.coverage === 1)).toBe(true);
     expect(rankStretches(turns, { weights: new Map([['pricing', 1]]) }, 5)).toEqual([]);
+  });
+});
+
+describe("cue words of a question's kind", () => {
+  const weigh = (question: string, lexemes: string[]) =>
+    questionWeights({ question, lexemes, framing: new Set(), speakers: [], idf: () => 1 });
+
+  it("count only where the question's own words are said around them", () => {
+    const why = weigh('Why did the queue move?', ['queue', 'move']);
+    expect([...(why.cues ?? [])]).toEqual(['caus', 'reason', 'root', 'due']);
+    // One meeting's root cause, far from the queue; the queue discussed elsewhere, a reason near it.
+    const turns = [
+      ...turnsOf(['root caus index', 'index lock', 'lock again']),
+      ...turnsOf(['the queue', 'we move the queue reason load', 'ok']).map((turn) => ({
+        ...turn,
+        videoId: 'w',
+      })),
+    ];
+    const ranked = rankStretches(turns, why, 5);
+    expect(ranked.map((stretch) => stretch.videoId)).toEqual(['w']);
+    expect(turnScores(turns, why)[0]).toBe(0);
+    // Said where the queue is discussed, the same cause counts.
+    expect(turnScores(turnsOf(['the queue', 'root caus', 'we move the queue']), why)[1]).toBeGreaterThan(0);
+  });
+
+  it('make "long" in "how long" light and add the words of a duration', () => {
+    const howLong = weigh('How long did the outage last?', ['long', 'outag', 'last']);
+    expect(howLong.weights.get('long')).toBeLessThan(howLong.weights.get('outag') as number);
+    expect(howLong.content).toEqual(['outag', 'last']);
+    expect(howLong.cues?.has('minut')).toBe(true);
+    expect(
+      answerKind('How long did the outage last?')?.answers.test('The incident lasted forty-seven minutes.'),
+    ).toBe(true);
+    expect(answerKind('How long did it take?')?.answers.test('It was a long day.')).toBe(false);
+    expect(answerKind('What did we decide?')).toBeUndefined();
   });
 });
 

@@ -31,6 +31,11 @@ export type QuestionWeights = {
    * question asks about ("the search outage of January 14") is where to look first.
    */
   videoBoost?: Map<string, number>;
+  /**
+   * Words the question's kind adds to what it asks ("cause", "reason" for a "why"): they count in
+   * a turn only where its region says at least half of the question's own weight.
+   */
+  cues?: Set<string>;
 };
 
 export type RankedStretch = {
@@ -71,22 +76,42 @@ export const STRETCH_DEFAULTS = {
   regionWeight: 0.5,
 };
 export type StretchOptions = typeof STRETCH_DEFAULTS;
+/** The share of the question's own weight a turn's region must say for the question's cues to count in it. */
+const CUE_REGION_SHARE = 0.5;
 export const EVEN_NEIGHBOURS = { before: [0.5, 0.25], after: [0.5, 0.25] };
 
 /** Each turn's BM25 score for the question, in the order given. */
 export function turnScores(
   turns: TermTurn[],
   question: QuestionWeights,
-  { k1, b, speakerBoost }: StretchOptions = STRETCH_DEFAULTS,
+  { k1, b, speakerBoost, regionRadius }: StretchOptions = STRETCH_DEFAULTS,
 ): number[] {
   const averageLength = turns.reduce((sum, turn) => sum + turn.length, 0) / Math.max(turns.length, 1) || 1;
-  return turns.map((turn) => {
+  const cueScores: number[] = [];
+  const asked = turns.map((turn) => {
     let score = 0;
+    let cue = 0;
     for (const [term, weight] of question.weights) {
       const tf = turn.terms.get(term);
       if (!tf) continue;
-      score += (weight * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * turn.length) / averageLength));
+      const part = (weight * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * turn.length) / averageLength));
+      if (question.cues?.has(term)) cue += part;
+      else score += part;
     }
+    cueScores.push(cue);
+    return score;
+  });
+  // A cue counts only where the question's own words are said around it: a "root cause" given in
+  // a discussion of something else answers no "why" asked here.
+  const own = new Map([...question.weights].filter(([term]) => !question.cues?.has(term)));
+  const ownTotal = [...own.values()].reduce((sum, weight) => sum + weight, 0);
+  const regions =
+    question.cues?.size && ownTotal > 0
+      ? regionCoverage(turns, { weights: own }, regionRadius, ownTotal)
+      : [];
+  return turns.map((turn, at) => {
+    let score = asked[at] as number;
+    if ((regions[at] ?? 0) >= CUE_REGION_SHARE) score += cueScores[at] as number;
     score *= 1 + (question.videoBoost?.get(turn.videoId) ?? 0);
     if (score > 0 && turn.speaker && question.speakers?.has(turn.speaker.toLowerCase()))
       score *= speakerBoost;
@@ -98,7 +123,12 @@ export function turnScores(
  * For each turn, the share of the question's weight said within `radius` turns of it (same
  * video): a sliding window of word counts, so linear in the number of turns.
  */
-function regionCoverage(turns: TermTurn[], question: QuestionWeights, radius: number, totalWeight: number) {
+function regionCoverage(
+  turns: TermTurn[],
+  question: Pick<QuestionWeights, 'weights'>,
+  radius: number,
+  totalWeight: number,
+) {
   const counts = new Map<string, number>();
   let covered = 0;
   const add = (turn: TermTurn | undefined, delta: 1 | -1) => {
