@@ -70,6 +70,18 @@ describe('the seeded demo, on first contact', () => {
     expect(result.citations[0]?.videoTitle).toMatch(/moving transcripts to a job queue/);
   });
 
+  it('answers "what did we decide" with the decision stated, not a report of it', async () => {
+    const checklist = await ask('What did we decide about the onboarding checklist?');
+    expect(checklist.answer).toMatch(
+      /^Maya Chen said Fair\. For now the decision stands: the checklist stays, and Priya owns the redesign\. \[1\]/,
+    );
+    const searchV2 = await ask('What did we decide about search v2?');
+    expect(searchV2.answer).toMatch(
+      /^Maya Chen said: Decision: search v2 ships behind a feature flag on January 30/,
+    );
+    expect(searchV2.answer).toMatch(/Search v2 moves to February 13/);
+  });
+
   it('answers "how long" with the duration said', async () => {
     const result = await ask('How long did the outage last?');
     expect(result.answer).toMatch(/^Tom Becker said the incident lasted forty-seven minutes\. \[1\]/);

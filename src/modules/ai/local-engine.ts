@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { decisionCueIn } from '../knowledge/nlp/items.ts';
 import { type AnswerKind, answerKind, FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
 import {
   type AnswerEngine,
@@ -97,22 +98,27 @@ const notFound = (confidence: number): EngineAnswer => ({
 /**
  * What a source gives the answer: the sentence that best answers — in the turn the source is
  * centred on when it holds one; for a question of a kind, the first that answers its kind (a
- * cause for a "why") — when it has at most `room` words, then the sentences said after it while
- * they fit in `budget` words (the rest of its turn, and later turns while they hold a word of the
- * question); filler is skipped.
+ * cause for a "why", a decision for "what did we decide") — when it has at most `room` words,
+ * then the sentences said after it while they fit in `budget` words (the rest of its turn, and
+ * later turns while they hold a word of the question); filler is skipped.
  */
 function excerpt(
   sentences: Sentence[],
   relevance: (sentence: Sentence) => number,
   {
-    kind,
+    answersKind,
     budget,
     room,
     replyLeads,
-  }: { kind?: AnswerKind; budget: number; room: number; replyLeads: (reply: Sentence) => boolean },
+  }: {
+    answersKind?: (sentence: Sentence) => boolean;
+    budget: number;
+    room: number;
+    replyLeads: (reply: Sentence) => boolean;
+  },
 ) {
   const useful = usefulOf(sentences);
-  const kindAnswer = kind && useful.find((sentence) => kind.answers.test(sentence.text));
+  const kindAnswer = answersKind && useful.find(answersKind);
   const lead = leadFrom(kindAnswer ?? bestSentence(sentences, relevance), useful, replyLeads);
   if (!lead || lead.words > room) return [];
   const taken = [lead];
@@ -204,6 +210,39 @@ function centreOf(sentences: Sentence[]): Sentence | undefined {
   return usefulOf(inCentre)[0] ?? inCentre[0] ?? usefulOf(sentences)[0];
 }
 
+/** Words that give a cause. */
+const CAUSE =
+  /\b(because|root cause|caused by|due to|the reason|reason (?:is|was)|that's why|that is why|as a result|led to)\b/i;
+/** A length of time: "lasted", "took", "forty-seven minutes", "a few weeks". */
+const DURATION =
+  /\b(lasted|took)\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|[a-z]+ty(?:-[a-z]+)?|few|several)\s+(?:more\s+|full\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i;
+/** How a sentence answers a question's kind (question-terms.ts); a decision is one taken, not reported. */
+const STATES: Record<AnswerKind['name'], (text: string) => boolean> = {
+  cause: (text) => CAUSE.test(text),
+  duration: (text) => DURATION.test(text),
+  decision: (text) => decisionCueIn(text) !== null,
+};
+
+/**
+ * The sentences that answer the question's kind, if it has one. A cause or a duration says
+ * nothing of the matter, so it answers only in the best source's meeting; a decision answers
+ * from any meeting when it says a word of the question besides "decide".
+ */
+function kindAnswers(
+  question: string,
+  weight: Map<string, number>,
+): { by: (sentence: Sentence) => boolean; anyMeeting: boolean } | undefined {
+  const kind = answerKind(question);
+  if (!kind) return undefined;
+  const states = STATES[kind.name];
+  if (kind.name !== 'decision') return { by: (sentence) => states(sentence.text), anyMeeting: false };
+  const about = [...weight.keys()].filter((lexeme) => !kind.light.includes(lexeme));
+  return {
+    by: (sentence) => about.some((lexeme) => sentence.lexemes.has(lexeme)) && states(sentence.text),
+    anyMeeting: true,
+  };
+}
+
 export function createLocalEngine(db: Db): AnswerEngine {
   return {
     name: 'local',
@@ -230,7 +269,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const total = [...weight.values()].reduce((sum, value) => sum + value, 0);
       const relevance = (sentence: Sentence) =>
         [...sentence.lexemes].reduce((sum, lexeme) => sum + (weight.get(lexeme) ?? 0), 0);
-      const kind = answerKind(question);
+      const answersKind = kindAnswers(question, weight);
       // A reply leads when it says a word of the question or comes from someone the question names
       // (as retrieval reads names: question-terms.ts); not when it asks what was asked.
       const asksForQuestions = /\b(ask|asks|asked|asking|question|questions|questioned)\b/i.test(question);
@@ -238,15 +277,13 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const replyLeads = (reply: Sentence) =>
         !asksForQuestions && (relevance(reply) > 0 || (reply.speaker !== null && named.has(reply.speaker)));
 
-      // A "why" is answered by a cause, a "how long" by a duration: the best source of the best
-      // source's meeting that states one leads (a root cause given in another meeting is another
-      // matter's).
+      // The best source that answers the question's kind leads (see kindAnswers).
       const answering =
-        kind &&
+        answersKind &&
         sources.find(
           (source) =>
-            source.videoId === sources[0]?.videoId &&
-            sentences.some((sentence) => sentence.source === source && kind.answers.test(sentence.text)),
+            (answersKind.anyMeeting || source.videoId === sources[0]?.videoId) &&
+            sentences.some((sentence) => sentence.source === source && answersKind.by(sentence)),
         );
       const ordered = answering ? [answering, ...sources.filter((source) => source !== answering)] : sources;
       const parts: Sentence[][] = [];
@@ -257,7 +294,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
           sentences.filter((sentence) => sentence.source === source),
           relevance,
           {
-            kind: leading ? kind : undefined,
+            answersKind: leading ? answersKind?.by : undefined,
             replyLeads,
             budget: Math.min(leading ? LEAD_WORDS : OTHER_WORDS, ANSWER_WORDS - words),
             // The answer's first sentence is taken however long; later ones only if they fit.

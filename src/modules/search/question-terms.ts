@@ -17,26 +17,35 @@ export const FRAMING_WORDS =
 export const FRAMING_WEIGHT = 0.2;
 /**
  * What a question's kind asks for, beyond its words: where a "why" is answered a cause is given,
- * where a "how long" is answered a duration. `cues` are stemmed words retrieval adds (they count
- * only near the question's own words: stretches.ts); `light` are the question's words that only
- * say its kind ("long" in "how long"); `answers` tells the sentence that answers, which leads.
- * ("because" and "since" are stop words of the english configuration.)
+ * where a "how long" is answered a duration, where "what did we decide" a decision is stated.
+ * `cues` are stemmed words retrieval adds (they count only where the question's own words are
+ * said: stretches.ts); `light` are the question's words that only say its kind ("long" in "how
+ * long"; "decide", which is not "decision" to the stemmer). How a sentence answers each kind is
+ * the answer engine's to tell (local-engine.ts). ("because" and "since" are stop words of the
+ * english configuration.)
  */
-export type AnswerKind = { asks: RegExp; cues: string[]; light: string[]; answers: RegExp };
+export type AnswerKind = {
+  name: 'cause' | 'duration' | 'decision';
+  asks: RegExp;
+  cues: string[];
+  light: string[];
+};
+/** "decide", "decision", "agree", "settle": how a question asks for a decision, not what about. */
+const DECISION_STEMS = ['decid', 'decis', 'agre', 'settl'];
 const ANSWER_KINDS: AnswerKind[] = [
+  { name: 'cause', asks: /^\W*why\b/i, cues: ['caus', 'reason', 'root', 'due'], light: [] },
   {
-    asks: /^\W*why\b/i,
-    cues: ['caus', 'reason', 'root', 'due'],
-    light: [],
-    answers:
-      /\b(because|root cause|caused by|due to|the reason|reason (?:is|was)|that's why|that is why|as a result|led to)\b/i,
-  },
-  {
+    name: 'duration',
     asks: /^\W*how long\b/i,
     cues: ['second', 'minut', 'hour', 'day', 'week', 'month', 'year', 'last', 'took'],
     light: ['long'],
-    answers:
-      /\b(lasted|took)\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|[a-z]+ty(?:-[a-z]+)?|few|several)\s+(?:more\s+|full\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i,
+  },
+  {
+    name: 'decision',
+    asks: /\b(decide|decides|decided|deciding|decision|decisions|agree|agreed|settle|settled)\b/i,
+    // "agreed" and "settled" also say an opinion or a list ("three things settled"): not cues.
+    cues: ['decid', 'decis'],
+    light: DECISION_STEMS,
   },
 ];
 const CUE_WEIGHT = 1;
@@ -54,7 +63,7 @@ export const asksQuestion = (query: string) =>
     query,
   );
 
-/** The stemmed words a question's kind adds to what it asks for: causes for a "why", durations for a "how long". */
+/** The stemmed words a question's kind adds to what it asks for: causes for a "why", durations for a "how long"… */
 export const cueWords = (question: string) => answerKind(question)?.cues ?? [];
 /** A word that names a speaker ("Marketing", "the professor") is rarely said: it selects their turns instead. */
 const SPEAKER_WORD_WEIGHT = 0.3;

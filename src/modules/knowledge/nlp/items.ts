@@ -74,16 +74,25 @@ function restates(
  */
 const isAsked = (text: string, at: number) => /^[^.!]*\?/.test(text.slice(at).replace(QUESTION_TAGS, '.'));
 
-function findDecision(sentence: Sentence): Found | null {
+/**
+ * Where a sentence states a decision taken as it is said: the position of its cue ("we decided",
+ * "decision:"), or null — also for a cue asked, conditional or reporting a decision taken elsewhere.
+ */
+export function decisionCueIn(text: string): number | null {
   for (const pattern of DECISION_CUES) {
-    for (const match of sentence.text.matchAll(pattern)) {
-      if (isAsked(sentence.text, match.index)) continue;
-      const before = sentence.text.slice(0, match.index);
+    for (const match of text.matchAll(pattern)) {
+      if (isAsked(text, match.index)) continue;
+      const before = text.slice(0, match.index);
       if (NOT_DECIDED.test(before) || REPORTED.test(before)) continue;
-      return item('decision', sentence, match.index);
+      return match.index;
     }
   }
   return null;
+}
+
+function findDecision(sentence: Sentence): Found | null {
+  const at = decisionCueIn(sentence.text);
+  return at === null ? null : item('decision', sentence, at);
 }
 
 /** The decision with the words that announce it: "Then the decision changes." says it replaces one. */
