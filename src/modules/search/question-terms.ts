@@ -50,9 +50,6 @@ const ANSWER_KINDS: AnswerKind[] = [
 ];
 const CUE_WEIGHT = 1;
 
-/** The kind of answer a question asks for, when it asks for more than its words say. */
-export const answerKind = (question: string) => ANSWER_KINDS.find((kind) => kind.asks.test(question));
-
 /**
  * Whether a search is typed as a question ("Why did search go down?", "Summarize the discussion
  * on…") rather than as words to find ("feature flag"): its moments open where it is answered, which
@@ -63,7 +60,14 @@ export const asksQuestion = (query: string) =>
     query,
   );
 
-/** The stemmed words a question's kind adds to what it asks for: causes for a "why", durations for a "how long"… */
+/**
+ * The kind of answer a question asks for, when it asks for more than its words say. Words searched
+ * for as words have none: a search for "decision" wants the word.
+ */
+export const answerKind = (question: string) =>
+  asksQuestion(question) ? ANSWER_KINDS.find((kind) => kind.asks.test(question)) : undefined;
+
+/** The stemmed words a question's kind adds to what it asks for ("cause" for a "why"…). */
 export const cueWords = (question: string) => answerKind(question)?.cues ?? [];
 /** A word that names a speaker ("Marketing", "the professor") is rarely said: it selects their turns instead. */
 const SPEAKER_WORD_WEIGHT = 0.3;

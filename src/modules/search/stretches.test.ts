@@ -76,6 +76,7 @@ describe("cue words of a question's kind", () => {
     expect(answerKind('Why did the outage happen?')?.name).toBe('cause');
     expect(answerKind('What did we decide about the checklist?')?.name).toBe('decision');
     expect(answerKind('What did they discuss about the checklist?')).toBeUndefined();
+    expect(answerKind('decision export')).toBeUndefined();
   });
 });
 
