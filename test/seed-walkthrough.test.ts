@@ -75,6 +75,10 @@ describe('the seeded demo, on first contact', () => {
     expect(checklist.answer).toMatch(
       /^Maya Chen said Fair\. For now the decision stands: the checklist stays, and Priya owns the redesign\. \[1\]/,
     );
+    // The later meeting's hold is cited too; which came first is GET /ai/gaps/conflicts' to say.
+    expect(checklist.answer).toMatch(
+      /The earlier decision to keep the checklist was on hold until the results were in\./,
+    );
     const searchV2 = await ask('What did we decide about search v2?');
     expect(searchV2.answer).toMatch(
       /^Maya Chen said: Decision: search v2 ships behind a feature flag on January 30/,
