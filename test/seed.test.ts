@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { qmsumTranscript } from '../scripts/seed/qmsum.ts';
-import { seed } from '../scripts/seed/seed.ts';
+import { seed, thingsToTry } from '../scripts/seed/seed.ts';
 import {
   activityEvents,
   channels,
@@ -17,6 +17,15 @@ const FIXTURES = new URL('./fixtures/qmsum/', import.meta.url);
 
 describe('npm run seed', () => {
   const ctx = useTestApp();
+
+  it("prints what to try against the service's own address, signing in first", () => {
+    const lines = thingsToTry('http://localhost:3997', 'demo@example.com', 'secret-pass');
+    expect(lines[0]).toMatch(
+      /^T=\$\(curl -s http:\/\/localhost:3997\/auth\/sign-in .*"email":"demo@example.com","password":"secret-pass"/,
+    );
+    for (const line of lines) expect(line).toContain('http://localhost:3997/');
+    expect(lines.join('\n')).not.toContain('localhost:3000');
+  });
 
   const countOf = async (
     table: typeof videos | typeof channels | typeof series | typeof collections,

@@ -7,22 +7,13 @@ import { startJobQueue } from '../../src/jobs/queue.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { runStopSteps, type StopStep } from '../../src/lib/stop-steps.ts';
 import { createLogger } from '../../src/logger.ts';
-import { seed } from './seed.ts';
+import { seed, thingsToTry } from './seed.ts';
 
 /**
  * `npm run seed [-- --qmsum DIR [--limit N]]`: loads the demo library into the database the service
  * uses (DATABASE_URL, or the embedded cluster under DATA_DIR). The service need not run; while it
  * runs on the same DATA_DIR, the embedded cluster cannot start and this says so.
  */
-/** What to try first, printed after seeding against the service's address (the README's walk-through has the answers). */
-const tryFirst = (base: string, email: string, password: string) => [
-  `T=$(curl -s ${base}/auth/sign-in -H 'content-type: application/json' -d '{"email":"${email}","password":"${password}"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.session.sessionId')`,
-  `curl -s '${base}/search?q=Northwind+renewal' -H "authorization: Bearer $T"`,
-  `curl -s ${base}/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"Why did search go down on January 14?"}'`,
-  `curl -s ${base}/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"What did we decide about search v2?"}'`,
-  `curl -s '${base}/ai/gaps/conflicts?days=365' -H "authorization: Bearer $T"`,
-  `curl -s '${base}/ai/gaps?days=365' -H "authorization: Bearer $T"`,
-];
 
 async function main() {
   const { values } = parseArgs({
@@ -69,7 +60,7 @@ async function main() {
         " (Acme Demo is that account's default organization).\n" +
         `In a browser: start the service (npm start) and open ${config.appUrl}/.\n\n` +
         'Things to try from a shell (the first line keeps a session token in $T):\n' +
-        tryFirst(config.appUrl, result.email, result.password)
+        thingsToTry(config.appUrl, result.email, result.password)
           .map((line) => `  ${line}\n`)
           .join(''),
     );

@@ -11,6 +11,16 @@ const QMSUM_CHANNEL = {
 };
 const WORDS_PER_MINUTE = 150;
 
+/** What to try first, printed after seeding against the service's address (the README's walk-through has the answers). */
+export const thingsToTry = (base: string, email: string, password: string) => [
+  `T=$(curl -s ${base}/auth/sign-in -H 'content-type: application/json' -d '{"email":"${email}","password":"${password}"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.session.sessionId')`,
+  `curl -s '${base}/search?q=Northwind+renewal' -H "authorization: Bearer $T"`,
+  `curl -s ${base}/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"Why did search go down on January 14?"}'`,
+  `curl -s ${base}/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"What did we decide about search v2?"}'`,
+  `curl -s '${base}/ai/gaps/conflicts?days=365' -H "authorization: Bearer $T"`,
+  `curl -s '${base}/ai/gaps?days=365' -H "authorization: Bearer $T"`,
+];
+
 export type SeedOptions = {
   /** A directory of QMSum JSON meeting files to import too. */
   qmsumDir?: string | undefined;

@@ -216,30 +216,31 @@ const CAUSE =
 /** A length of time: "lasted", "took", "forty-seven minutes", "a few weeks". */
 const DURATION =
   /\b(lasted|took)\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|[a-z]+ty(?:-[a-z]+)?|few|several)\s+(?:more\s+|full\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i;
-/** How a sentence answers a question's kind (question-terms.ts); a decision is one taken, not reported. */
-const STATES: Record<AnswerKind['name'], (text: string) => boolean> = {
-  cause: (text) => CAUSE.test(text),
-  duration: (text) => DURATION.test(text),
-  decision: (text) => decisionCueIn(text) !== null,
+/**
+ * How a sentence answers a question's kind (question-terms.ts), and where. A cause or a duration
+ * says nothing of the matter, so it answers only in the best source's meeting; a decision (taken,
+ * not reported) names the matter — a word of the question besides "decide" — and answers from any
+ * meeting.
+ */
+const ANSWERS: Record<AnswerKind['name'], { states: (text: string) => boolean; namesMatter: boolean }> = {
+  cause: { states: (text) => CAUSE.test(text), namesMatter: false },
+  duration: { states: (text) => DURATION.test(text), namesMatter: false },
+  decision: { states: (text) => decisionCueIn(text) !== null, namesMatter: true },
 };
 
-/**
- * The sentences that answer the question's kind, if it has one. A cause or a duration says
- * nothing of the matter, so it answers only in the best source's meeting; a decision answers
- * from any meeting when it says a word of the question besides "decide".
- */
+/** The sentences that answer the question's kind, if it has one, and whether from any meeting. */
 function kindAnswers(
   question: string,
   weight: Map<string, number>,
 ): { by: (sentence: Sentence) => boolean; anyMeeting: boolean } | undefined {
   const kind = answerKind(question);
   if (!kind) return undefined;
-  const states = STATES[kind.name];
-  if (kind.name !== 'decision') return { by: (sentence) => states(sentence.text), anyMeeting: false };
+  const { states, namesMatter } = ANSWERS[kind.name];
   const about = [...weight.keys()].filter((lexeme) => !kind.light.includes(lexeme));
   return {
-    by: (sentence) => about.some((lexeme) => sentence.lexemes.has(lexeme)) && states(sentence.text),
-    anyMeeting: true,
+    by: (sentence) =>
+      states(sentence.text) && (!namesMatter || about.some((lexeme) => sentence.lexemes.has(lexeme))),
+    anyMeeting: namesMatter,
   };
 }
 

@@ -59,7 +59,7 @@ export const STRETCH_DEFAULTS = {
   /**
    * What each neighbour adds of its own score, nearest first. For a question the turns before
    * count more than those after: a topic is raised in words the question uses, and answered in the
-   * turns that follow (QMSum, in process: 0.826, against 0.817 with the same total weight split
+   * turns that follow (QMSum, in process: 0.828, against 0.822 with the same total weight split
    * evenly). Words searched for as words weigh their neighbours evenly (`EVEN_NEIGHBOURS`): the
    * stretch is centred where they are said.
    */
@@ -103,12 +103,13 @@ export function turnScores(
   });
   // A cue counts only where the question's own words are said around it: a "root cause" given in
   // a discussion of something else answers no "why" asked here.
-  const own = new Map([...question.weights].filter(([term]) => !question.cues?.has(term)));
-  const ownTotal = [...own.values()].reduce((sum, weight) => sum + weight, 0);
-  const regions =
-    question.cues?.size && ownTotal > 0
-      ? regionCoverage(turns, { weights: own }, regionRadius, ownTotal)
-      : [];
+  const regions = question.cues?.size
+    ? regionCoverage(
+        turns,
+        new Map([...question.weights].filter(([term]) => !question.cues?.has(term))),
+        regionRadius,
+      )
+    : [];
   return turns.map((turn, at) => {
     let score = asked[at] as number;
     if ((regions[at] ?? 0) >= CUE_REGION_SHARE) score += cueScores[at] as number;
@@ -120,21 +121,19 @@ export function turnScores(
 }
 
 /**
- * For each turn, the share of the question's weight said within `radius` turns of it (same
- * video): a sliding window of word counts, so linear in the number of turns.
+ * For each turn, the share of the words' weight (stemmed word → weight) said within `radius`
+ * turns of it (same video): a sliding window of word counts, so linear in the number of turns.
+ * All 0 when the words weigh nothing.
  */
-function regionCoverage(
-  turns: TermTurn[],
-  question: Pick<QuestionWeights, 'weights'>,
-  radius: number,
-  totalWeight: number,
-) {
+function regionCoverage(turns: TermTurn[], weights: Map<string, number>, radius: number) {
+  const totalWeight = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
+  if (totalWeight <= 0) return turns.map(() => 0);
   const counts = new Map<string, number>();
   let covered = 0;
   const add = (turn: TermTurn | undefined, delta: 1 | -1) => {
     if (!turn) return;
     for (const term of turn.terms.keys()) {
-      const weight = question.weights.get(term);
+      const weight = weights.get(term);
       if (weight === undefined) continue;
       const before = counts.get(term) ?? 0;
       counts.set(term, before + delta);
@@ -188,7 +187,7 @@ export function rankStretches(
   const totalWeight = [...question.weights.values()].reduce((sum, weight) => sum + weight, 0);
   if (options.regionWeight > 0 && totalWeight > 0) {
     const top = Math.max(...smoothed) || 1;
-    const regions = regionCoverage(turns, question, options.regionRadius, totalWeight);
+    const regions = regionCoverage(turns, question.weights, options.regionRadius);
     for (let at = 0; at < smoothed.length; at++)
       smoothed[at] = (smoothed[at] as number) / top + options.regionWeight * (regions[at] as number);
   }
