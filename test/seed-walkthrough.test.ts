@@ -70,25 +70,38 @@ describe('the seeded demo, on first contact', () => {
     expect(result.citations[0]?.videoTitle).toMatch(/moving transcripts to a job queue/);
   });
 
-  it('answers "what did we decide" with the decision stated, not a report of it', async () => {
+  it('answers "what did we decide" with the decision stated, then what later meetings changed, each dated', async () => {
     const checklist = await ask('What did we decide about the onboarding checklist?');
     expect(checklist.answer).toMatch(
-      /^Maya Chen said Fair\. For now the decision stands: the checklist stays, and Priya owns the redesign\. \[1\]/,
+      /^On January 5, Maya Chen said Fair\. For now the decision stands: the checklist stays, and Priya owns the redesign\. \[1\]/,
     );
-    // The later meeting's hold is cited too; which came first is GET /ai/gaps/conflicts' to say.
-    expect(checklist.answer).toMatch(
-      /The earlier decision to keep the checklist was on hold until the results were in\./,
+    // The later meeting's hold follows, and says when: which came first is plain.
+    const hold = checklist.answer.indexOf(
+      'On January 19, Maya Chen said the earlier decision to keep the checklist was on hold until the results were in.',
     );
+    expect(hold).toBeGreaterThan(checklist.answer.indexOf('On January 8, '));
+    expect(checklist.answer.match(/On January 19, /g)).toHaveLength(1);
+
     const searchV2 = await ask('What did we decide about search v2?');
     expect(searchV2.answer).toMatch(
-      /^Maya Chen said: Decision: search v2 ships behind a feature flag on January 30/,
+      /^On January 5, Maya Chen said: Decision: search v2 ships behind a feature flag on January 30/,
     );
-    expect(searchV2.answer).toMatch(/Search v2 moves to February 13/);
+    expect(searchV2.answer).toMatch(/ On January 12, Maya Chen said Search v2 moves to February 13, /);
+  });
+
+  it('answers "when" with the date as it stands, after the date it replaced', async () => {
+    const result = await ask('When does search v2 ship?');
+    const first = result.answer.indexOf('search v2 ships behind a feature flag on January 30');
+    const moved = result.answer.indexOf('On January 12, Maya Chen said Search v2 moves to February 13');
+    expect(first).toBeGreaterThan(-1);
+    expect(moved).toBeGreaterThan(first);
+    const movedCitation = result.citations.find((citation) => citation.quote.startsWith('Search v2 moves'));
+    expect(movedCitation?.videoTitle).toBe('Weekly product sync — January 12');
   });
 
   it('answers "how long" with the duration said', async () => {
     const result = await ask('How long did the outage last?');
-    expect(result.answer).toMatch(/^Tom Becker said the incident lasted forty-seven minutes\. \[1\]/);
+    expect(result.answer).toMatch(/^On January 16, Tom Becker said the incident lasted forty-seven minutes\. \[1\]/);
     expect(result.citations[0]?.videoTitle).toMatch(/search outage/);
   });
 
@@ -96,7 +109,7 @@ describe('the seeded demo, on first contact', () => {
     const result = await ask('What did we decide about search v2 and the feature flag?');
     expect(result.answered).toBe(true);
     expect(result.answer).toMatch(
-      /^Maya Chen said: Decision: search v2 ships behind a feature flag on January 30/,
+      /^On January 5, Maya Chen said: Decision: search v2 ships behind a feature flag on January 30/,
     );
   });
 

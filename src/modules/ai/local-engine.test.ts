@@ -19,12 +19,16 @@ const lastWords = (sentence: string) =>
     .slice(-4)
     .join(' ');
 
-/** A source as retrieval gives it: `turns` from segment `first` on, 10 s each, centred on `best`. */
+/**
+ * A source as retrieval gives it: `turns` from segment `first` on, 10 s each, centred on `best`;
+ * by default of one meeting, held on January 5, 2026.
+ */
 function sourceOf(
   number: number,
   first: number,
   best: number,
   said: Array<{ speaker: string; text: string }>,
+  meeting = { videoId: '0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f0a01', recordedAt: new Date('2026-01-05T09:00:00Z') },
 ): Source {
   const turns = said.map((turn, at) => ({
     ...turn,
@@ -34,7 +38,7 @@ function sourceOf(
   }));
   return {
     number,
-    videoId: '0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f0a01',
+    ...meeting,
     videoTitle: 'Committee',
     firstSegmentIndex: first,
     lastSegmentIndex: first + said.length - 1,
@@ -214,6 +218,89 @@ describe('local answer engine', () => {
       sources: [source],
     });
     expect(reaction.citations[0]).toMatchObject({ speaker: 'Dawn Bowden', start: 110 });
+  });
+
+  it('tells meetings of different days apart: dated, the lead first, then oldest first, a later change always quoted', async () => {
+    const meeting = (videoId: string, day: string) => ({
+      videoId,
+      recordedAt: new Date(`2026-01-${day}T09:00:00Z`),
+    });
+    const [first, second, third] = [
+      meeting('0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f0a05', '05'),
+      meeting('0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f0a12', '12'),
+      meeting('0193a0b4-7c1d-7e2f-8a3b-4c5d6e7f0a19', '19'),
+    ];
+    const long =
+      'with the store listing, the screenshots, the release notes, the support articles, the pricing page, ' +
+      'the press kit, the onboarding emails and the first week of social posts all written, reviewed and ready';
+    const sources = [
+      sourceOf(
+        1,
+        10,
+        10,
+        [{ speaker: 'Maya', text: 'So, decision: the mobile app launches on March 3.' }],
+        first,
+      ),
+      sourceOf(
+        2,
+        30,
+        30,
+        [{ speaker: 'Lena', text: `The mobile app launch needs the store review first, ${long}.` }],
+        third,
+      ),
+      sourceOf(
+        3,
+        20,
+        20,
+        [{ speaker: 'Tom', text: `Marketing for the mobile app launch starts in February, ${long}.` }],
+        first,
+      ),
+      sourceOf(
+        4,
+        40,
+        40,
+        [{ speaker: 'Lena', text: `Support for the mobile app launch is hiring two people, ${long}.` }],
+        third,
+      ),
+      sourceOf(
+        5,
+        50,
+        50,
+        [
+          {
+            speaker: 'Maya',
+            text: 'Then the decision changes. The mobile app launch moves to April 7. This replaces the March date.',
+          },
+        ],
+        second,
+      ),
+    ];
+    const result = await engine().answer({ question: 'When does the mobile app launch?', sources });
+    // Sources 2 to 4 would fill the answer; the one that moves the date is quoted all the same,
+    // from its sentence on the question, dated, after what it changes.
+    expect(result.answer).toMatch(
+      /^On January 5, Maya said: Decision: the mobile app launches on March 3\. \[1\] On January 12, Maya said the mobile app launch moves to April 7\. \[5\] On January 19, Lena said the mobile app launch needs /,
+    );
+    expect(result.answer).toMatch(/ See also \[3\], \[4\]\.$/);
+    const change = result.citations.find((citation) => citation.source === 5);
+    expect(change).toMatchObject({
+      videoId: second?.videoId,
+      quote: 'The mobile app launch moves to April 7.',
+    });
+    // Its second sentence, inside the turn of seconds 500–510.
+    expect(change?.start).toBeGreaterThan(500);
+    expect(change?.start).toBeLessThan(510);
+
+    // The same sources said on one day: no dates, retrieval's order, and no room for the change.
+    const sameDay = await engine().answer({
+      question: 'When does the mobile app launch?',
+      sources: sources.map((source) => ({ ...source, recordedAt: new Date('2026-01-05T09:00:00Z') })),
+    });
+    expect(sameDay.answer).toMatch(
+      /^Maya said: Decision: the mobile app launches on March 3\. \[1\] Lena said /,
+    );
+    expect(sameDay.answer).toMatch(/ See also \[4\], \[5\]\.$/);
+    expect(sameDay.answer).not.toMatch(/January/);
   });
 
   it('cites every source, at its centre turn when none of its sentences says a word of the question', async () => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { decisionCueIn } from '../knowledge/nlp/items.ts';
 import { type AnswerKind, answerKind, FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
+import { dayWriter, laterChange, spansDays } from './answer-timeline.ts';
 import {
   type AnswerEngine,
   type Citation,
@@ -107,11 +108,14 @@ function excerpt(
   relevance: (sentence: Sentence) => number,
   {
     answersKind,
+    startAt,
     budget,
     room,
     replyLeads,
   }: {
     answersKind?: (sentence: Sentence) => boolean;
+    /** The sentence to start from, when the caller has chosen it. */
+    startAt?: Sentence;
     budget: number;
     room: number;
     replyLeads: (reply: Sentence) => boolean;
@@ -119,7 +123,7 @@ function excerpt(
 ) {
   const useful = usefulOf(sentences);
   const kindAnswer = answersKind && useful.find(answersKind);
-  const lead = leadFrom(kindAnswer ?? bestSentence(sentences, relevance), useful, replyLeads);
+  const lead = startAt ?? leadFrom(kindAnswer ?? bestSentence(sentences, relevance), useful, replyLeads);
   if (!lead || lead.words > room) return [];
   const taken = [lead];
   let words = lead.words;
@@ -162,14 +166,18 @@ const ended = (said: string) => (/[.?!]["')]?$/.test(said) ? said : `${said.repl
  * What the answer takes from a source as a person reporting a meeting writes it: tidied, in
  * reported speech, introduced by who speaks ("Marketing thought …", the question's own verb) at
  * each change of speaker (`speakerBefore` is the one the answer's previous part ended with), then
- * the source's marker.
+ * the source's marker. With `day`, the part opens a meeting held on another day than the answer's
+ * other meetings, and says when ("On January 12, Maya said …").
  */
-function written(taken: Sentence[], speakerBefore: string | null, verb: string) {
+function written(taken: Sentence[], speakerBefore: string | null, verb: string, day?: string) {
   const text = taken
     .map((sentence, at) => {
-      const speakerChanges = (at === 0 ? speakerBefore : taken[at - 1]?.speaker) !== sentence.speaker;
+      const speakerChanges =
+        (at === 0 ? (day ? null : speakerBefore) : taken[at - 1]?.speaker) !== sentence.speaker;
       const said = reportedSpeech(ended(sentence.said));
-      return speakerChanges && sentence.speaker ? introduced(sentence.speaker, verb, said) : said;
+      const part = speakerChanges && sentence.speaker ? introduced(sentence.speaker, verb, said) : said;
+      if (at > 0 || !day) return part;
+      return sentence.speaker ? `On ${day}, ${part}` : `On ${day}: ${part}`;
     })
     .join(' ');
   return `${text} [${taken[0]?.source.number}]`;
@@ -244,6 +252,73 @@ function kindAnswers(
   };
 }
 
+type Composed = { ordered: Source[]; parts: Sentence[][] };
+
+/** When the meeting a part quotes was held. */
+const meetingOf = (part: Sentence[]) => (part[0] as Sentence).source.recordedAt;
+
+/**
+ * The parts as a person tells what several meetings said: the lead (it answers best) and the rest
+ * of its meeting first, then the other meetings oldest first, so that a later change comes after
+ * what it changes. A meeting's parts keep their order (best first).
+ */
+function asTimeline(parts: Sentence[][]): Sentence[][] {
+  if (!spansDays(parts.map(meetingOf))) return parts;
+  const videoOf = (part: Sentence[]) => (part[0] as Sentence).source.videoId;
+  const meetings = [...new Set(parts.map(videoOf))];
+  // The lead's meeting sorts before every other.
+  const held = (part: Sentence[]) =>
+    videoOf(part) === meetings[0] ? Number.NEGATIVE_INFINITY : meetingOf(part).getTime();
+  return parts.toSorted(
+    (a, b) => held(a) - held(b) || meetings.indexOf(videoOf(a)) - meetings.indexOf(videoOf(b)),
+  );
+}
+
+/**
+ * The answer told as it happened: when its lead states a decision that a source from a later
+ * meeting changes (answer-timeline.ts), that source follows the lead, quoted from the turn that
+ * changes it, so that the answer does not end at a decision since replaced.
+ */
+function withLaterChange(
+  composed: Composed,
+  compose: (ordered: Source[], startAt: Map<Source, Sentence>) => Composed,
+  own: (source: Source) => Sentence[],
+  relevance: (sentence: Sentence) => number,
+): Composed {
+  const lead = composed.parts[0]?.[0];
+  if (!lead) return composed;
+  const said = (source: Source) => ({ videoId: source.videoId, date: source.recordedAt });
+  const others = composed.ordered.filter((source) => source !== lead.source);
+  const asLead = { text: lead.text, ...said(lead.source) };
+  // A sentence on the question that changes the decision; else the turn that does ("Then the
+  // decision changes. Search v2 moves to February 13. This replaces the January 30 date."),
+  // quoted from its first sentence on the question.
+  const bySentence = laterChange(
+    asLead,
+    others.flatMap((source) =>
+      usefulOf(own(source))
+        .filter((sentence) => relevance(sentence) > 0)
+        .map((sentence) => ({ sentence, text: sentence.text, ...said(source) })),
+    ),
+  );
+  const byTurn = bySentence
+    ? null
+    : laterChange(
+        asLead,
+        others.flatMap((source) =>
+          source.turns.map((turn) => ({ source, turn: turn.index, text: turn.text, ...said(source) })),
+        ),
+      );
+  const inTurn = byTurn
+    ? usefulOf(own(byTurn.source)).filter((sentence) => sentence.turn === byTurn.turn)
+    : [];
+  const startAt = bySentence?.sentence ?? inTurn.find((sentence) => relevance(sentence) > 0) ?? inTurn[0];
+  if (!startAt) return composed;
+  const change = startAt.source;
+  const rest = others.filter((source) => source !== change);
+  return compose([lead.source, change, ...rest], new Map([[change, startAt]]));
+}
+
 export function createLocalEngine(db: Db): AnswerEngine {
   return {
     name: 'local',
@@ -286,26 +361,31 @@ export function createLocalEngine(db: Db): AnswerEngine {
             (answersKind.anyMeeting || source.videoId === sources[0]?.videoId) &&
             sentences.some((sentence) => sentence.source === source && answersKind.by(sentence)),
         );
-      const ordered = answering ? [answering, ...sources.filter((source) => source !== answering)] : sources;
-      const parts: Sentence[][] = [];
-      let words = 0;
-      for (const source of ordered) {
-        const leading = parts.length === 0;
-        const taken = excerpt(
-          sentences.filter((sentence) => sentence.source === source),
-          relevance,
-          {
+      const byKind = answering ? [answering, ...sources.filter((source) => source !== answering)] : sources;
+      const own = (source: Source) => sentences.filter((sentence) => sentence.source === source);
+      /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
+      const compose = (ordered: Source[], startAt = new Map<Source, Sentence>()) => {
+        const parts: Sentence[][] = [];
+        let words = 0;
+        for (const source of ordered) {
+          const leading = parts.length === 0;
+          const taken = excerpt(own(source), relevance, {
             answersKind: leading ? answersKind?.by : undefined,
+            startAt: startAt.get(source),
             replyLeads,
             budget: Math.min(leading ? LEAD_WORDS : OTHER_WORDS, ANSWER_WORDS - words),
             // The answer's first sentence is taken however long; later ones only if they fit.
             room: leading ? Number.POSITIVE_INFINITY : ANSWER_WORDS - words,
-          },
-        );
-        if (taken.length === 0) continue;
-        parts.push(taken);
-        words += taken.reduce((sum, sentence) => sum + sentence.words, 0);
-      }
+          });
+          if (taken.length === 0) continue;
+          parts.push(taken);
+          words += taken.reduce((sum, sentence) => sum + sentence.words, 0);
+        }
+        return { ordered, parts };
+      };
+      const composed = withLaterChange(compose(byKind), compose, own, relevance);
+      const { ordered } = composed;
+      const parts = asTimeline(composed.parts);
       if (parts.length === 0) return notFound(0);
       const verb = reportingVerb(question);
 
@@ -334,10 +414,23 @@ export function createLocalEngine(db: Db): AnswerEngine {
         further.length > 0
           ? ` See also ${further.map((citation) => `[${citation.source}]`).join(', ')}.`
           : '';
+      // Meetings held on different days: each part that opens another meeting says when it was held.
+      const meetingDates = parts.map(meetingOf);
+      const day = spansDays(meetingDates) ? dayWriter(meetingDates) : undefined;
+      const opensMeeting = (at: number) =>
+        parts[at]?.[0]?.source.videoId !== parts[at - 1]?.[0]?.source.videoId;
       return {
         answer:
-          parts.map((taken, at) => written(taken, parts[at - 1]?.at(-1)?.speaker ?? null, verb)).join(' ') +
-          seeAlso,
+          parts
+            .map((taken, at) =>
+              written(
+                taken,
+                parts[at - 1]?.at(-1)?.speaker ?? null,
+                verb,
+                day && opensMeeting(at) ? day(meetingOf(taken)) : undefined,
+              ),
+            )
+            .join(' ') + seeAlso,
         citations: [...citations, ...further],
         answered: true,
         confidence: total === 0 ? 0 : Math.round((covered / total) * 1000) / 1000,

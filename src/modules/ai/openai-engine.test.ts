@@ -56,6 +56,7 @@ const sources: Source[] = [
     number: 1,
     videoId: '00000000-0000-4000-8000-00000000000a',
     videoTitle: 'Roadmap review',
+    recordedAt: new Date('2026-01-05T09:00:00Z'),
     firstSegmentIndex: 0,
     lastSegmentIndex: 2,
     bestSegmentIndex: 2,
@@ -69,6 +70,7 @@ const sources: Source[] = [
     number: 2,
     videoId: '00000000-0000-4000-8000-00000000000b',
     videoTitle: 'Hardware sync',
+    recordedAt: new Date('2026-01-12T09:00:00Z'),
     firstSegmentIndex: 3,
     lastSegmentIndex: 3,
     bestSegmentIndex: 3,
@@ -148,8 +150,8 @@ describe('the OpenAI-compatible engine', () => {
     expect(user).toStrictEqual({
       role: 'user',
       content:
-        `Sources:\n\n[1] Roadmap review (0–31 s, Alice, Bob):\n${ROADMAP_TEXT}\n\n` +
-        `[2] Hardware sync (31–44 s, Carol):\n${BATTERY_TEXT}\n\nQuestion: ${question}`,
+        `Sources:\n\n[1] Roadmap review (held 2026-01-05; 0–31 s, Alice, Bob):\n${ROADMAP_TEXT}\n\n` +
+        `[2] Hardware sync (held 2026-01-12; 31–44 s, Carol):\n${BATTERY_TEXT}\n\nQuestion: ${question}`,
     });
   });
 
@@ -312,8 +314,9 @@ describe('POST /ai/qa with AI_PROVIDER=openai', () => {
     const [request] = stub.requests;
     expect(request?.headers.authorization).toBe('Bearer test-key');
     const prompt = promptOf(request?.body)[1]?.content;
-    expect(prompt).toContain(
-      '[1] Quarterly roadmap review (0–55 s, Alice, Bob, Carol):\nAlice: Welcome everyone',
+    // Held the day it was added: the video has no recording date.
+    expect(prompt).toMatch(
+      /\[1\] Quarterly roadmap review \(held \d{4}-\d{2}-\d{2}; 0–55 s, Alice, Bob, Carol\):\nAlice: Welcome everyone/,
     );
     expect(prompt).toContain('Bob: Thanks. First item: the organization settings page is running late');
     expect(prompt).not.toContain('[2]');

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.ts';
+import { utcDay } from '../../lib/clock.ts';
 import {
   type AnswerEngine,
   type Citation,
@@ -17,6 +18,7 @@ const SYSTEM_PROMPT = [
   'You answer questions about meeting recordings using ONLY the numbered transcript sources given.',
   'Cite every claim with the number of the source it comes from in square brackets, e.g. [1] or [2][3].',
   'Never use outside knowledge and never cite a number that is not among the sources.',
+  'Each source says the day its meeting was held: when sources of different days disagree, say which was said when.',
   `When the sources do not answer the question, reply exactly ${NOT_FOUND_REPLY} and nothing else.`,
 ].join('\n');
 
@@ -25,7 +27,7 @@ const notFound: EngineAnswer = { answer: NOT_FOUND_ANSWER, answered: false, conf
 function userPrompt(question: string, sources: Source[]): string {
   const passages = sources.map(
     (source) =>
-      `[${source.number}] ${source.videoTitle} (${source.startSeconds}–${source.endSeconds} s, ` +
+      `[${source.number}] ${source.videoTitle} (held ${utcDay(source.recordedAt)}; ${source.startSeconds}–${source.endSeconds} s, ` +
       `${source.speakerNames.join(', ') || 'unknown speakers'}):\n${source.text}`,
   );
   return `Sources:\n\n${passages.join('\n\n')}\n\nQuestion: ${question}`;

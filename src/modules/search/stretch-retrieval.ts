@@ -35,6 +35,8 @@ export type StretchTurn = { index: number; start: number; end: number; speaker: 
 export type RetrievedStretch = {
   videoId: string;
   videoTitle: string;
+  /** When the meeting was held: its recording date, else when it was added. */
+  recordedAt: Date;
   firstSegmentIndex: number;
   lastSegmentIndex: number;
   /** The turn the stretch is centred on: where its best words are said. */
@@ -157,7 +159,15 @@ function prefixCounts(text: string, prefixes: string[]): Map<string, number> {
   return counts;
 }
 
-type TurnRow = StretchTurn & { videoId: string; videoTitle: string; terms: Record<string, number> | null };
+type TurnRow = StretchTurn & {
+  videoId: string;
+  videoTitle: string;
+  recordedAt: string | Date;
+  terms: Record<string, number> | null;
+};
+
+/** What a stretch says of its meeting. */
+type Meeting = { title: string; recordedAt: Date };
 
 /**
  * Turns in transcript order, each with how often it says each of the question's words (stemmed
@@ -180,7 +190,8 @@ export async function loadTurns(
         (select string_agg(quote_literal(l), ' | ') from unnest(${sql.param(lexemes)}::text[]) l),
         (select string_agg(quote_literal(p) || ':*', ' | ') from unnest(${sql.param(prefixes)}::text[]) p)), '')) as query
     )
-    select s.video_id as "videoId", v.title as "videoTitle", s.index, s.start_seconds as start,
+    select s.video_id as "videoId", v.title as "videoTitle",
+      coalesce(v.recorded_at, v.created_at) as "recordedAt", s.index, s.start_seconds as start,
       s.end_seconds as "end", coalesce(sp.name, s.speaker_label) as speaker, s.text,
       case when s.search @@ probe.query
         ${speakerIds ? sql`and s.speaker_id = any(${sql.param(speakerIds)}::uuid[])` : sql``} then (
@@ -200,13 +211,16 @@ export async function loadTurns(
     left join speakers sp on sp.id = s.speaker_id
     cross join probe
     order by s.video_id, s.index`);
-  const turns: TermTurn[] = rows.map(({ videoTitle: _title, terms, ...row }) => {
+  const turns: TermTurn[] = rows.map(({ videoTitle: _title, recordedAt: _at, terms, ...row }) => {
     const counts = new Map(Object.entries(terms ?? {}).map(([term, n]) => [term, Number(n)]));
     if (terms && prefixes.length > 0)
       for (const [prefix, n] of prefixCounts(row.text, prefixes)) counts.set(prefix, n);
     return { ...row, terms: counts, length: row.text.split(/\s+/).filter(Boolean).length };
   });
-  return { turns, titles: new Map(rows.map((row) => [row.videoId, row.videoTitle])) };
+  const meetings = new Map<string, Meeting>(
+    rows.map((row) => [row.videoId, { title: row.videoTitle, recordedAt: new Date(row.recordedAt) }]),
+  );
+  return { turns, meetings };
 }
 
 export type TurnRange = { videoId: string; first: number; last: number };
@@ -259,10 +273,12 @@ function turnIdf(turns: TermTurn[]) {
   return (lexeme: string) => idf(turns.length, holding.get(lexeme) ?? 0);
 }
 
-function present(stretch: RankedStretch, titles: Map<string, string>): RetrievedStretch {
+function present(stretch: RankedStretch, meetings: Map<string, Meeting>): RetrievedStretch {
+  const meeting = meetings.get(stretch.videoId);
   return {
     videoId: stretch.videoId,
-    videoTitle: titles.get(stretch.videoId) ?? '',
+    videoTitle: meeting?.title ?? '',
+    recordedAt: meeting?.recordedAt ?? new Date(0),
     firstSegmentIndex: stretch.firstIndex,
     lastSegmentIndex: stretch.lastIndex,
     bestSegmentIndex: stretch.bestIndex,
@@ -309,10 +325,10 @@ export async function retrieveStretches(
   const wanted = [...new Set([...analysis.lexemes, ...cues])];
   const whole = queryEmbedding ? null : await wholeScope(db, scope);
   let turns: TermTurn[];
-  let titles: Map<string, string>;
+  let meetings: Map<string, Meeting>;
   if (whole) {
     if (whole.length === 0) return none;
-    ({ turns, titles } = await loadTurns(
+    ({ turns, meetings } = await loadTurns(
       db,
       wanted,
       whole.map((videoId) => ({ videoId, first: 0, last: 2_147_483_647 })),
@@ -320,14 +336,14 @@ export async function retrieveStretches(
   } else {
     const passages = await retrieveChunks(db, question, scope, { limit: CANDIDATE_PASSAGES, queryEmbedding });
     if (passages.length === 0) return none;
-    ({ turns, titles } = await loadTurns(db, wanted, mergedRanges(passages)));
+    ({ turns, meetings } = await loadTurns(db, wanted, mergedRanges(passages)));
   }
   const organizationIdf = (lexeme: string) => analysis.organizationIdf[lexeme] ?? 0;
   const framing = new Set(analysis.framing);
   // Independent lookups: one round trip's wait, not two.
   const [speakers, titleWords] = await Promise.all([
     speakerNames(db, turns),
-    titleLexemes(db, [...titles.keys()]),
+    titleLexemes(db, [...meetings.keys()]),
   ]);
   const weighed = questionWeights({
     question,
@@ -353,7 +369,7 @@ export async function retrieveStretches(
     limit,
   );
   return {
-    stretches: ranked.map((stretch) => present(stretch, titles)),
+    stretches: ranked.map((stretch) => present(stretch, meetings)),
     coverage: Math.max(0, ...ranked.map((stretch) => coverageOf(stretch, weighed.content, organizationIdf))),
     judgement: await judgement,
   };

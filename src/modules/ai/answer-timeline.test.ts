@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { dayWriter, laterChange, spansDays } from './answer-timeline.ts';
+
+const JANUARY_5 = new Date('2026-01-05T09:00:00Z');
+const JANUARY_12 = new Date('2026-01-12T09:00:00Z');
+const lead = {
+  text: 'So, decision: search v2 ships behind a feature flag on January 30.',
+  videoId: 'first',
+  date: JANUARY_5,
+};
+
+describe('answer timeline', () => {
+  it('finds the later passage that moves the decision to another date', () => {
+    const moved = {
+      text: 'Search v2 ships on February 13, behind the same flag.',
+      videoId: 'second',
+      date: JANUARY_12,
+    };
+    const unrelated = { text: 'The billing page ships on February 13.', videoId: 'second', date: JANUARY_12 };
+    expect(laterChange(lead, [unrelated, moved])).toBe(moved);
+  });
+
+  it('finds a passage that says in words it replaces the decision', () => {
+    const revision = {
+      text: 'Then the decision changes. Search v2 moves to February 13. This replaces the January 30 date.',
+      videoId: 'second',
+      date: JANUARY_12,
+    };
+    expect(laterChange(lead, [revision])).toBe(revision);
+  });
+
+  it('finds nothing said earlier, on the same day or in the same meeting', () => {
+    const moved = (videoId: string, date: Date) => ({
+      text: 'Search v2 ships on February 13, behind the same flag.',
+      videoId,
+      date,
+    });
+    expect(laterChange(lead, [moved('second', new Date('2026-01-04T09:00:00Z'))])).toBeNull();
+    expect(laterChange(lead, [moved('second', new Date('2026-01-05T17:00:00Z'))])).toBeNull();
+    expect(laterChange(lead, [moved('first', JANUARY_12)])).toBeNull();
+  });
+
+  it('finds nothing when the lead states no decision', () => {
+    const report = { ...lead, text: 'Search v2 ships behind a feature flag on January 30, I think.' };
+    const moved = {
+      text: 'Search v2 ships on February 13, behind the same flag.',
+      videoId: 'second',
+      date: JANUARY_12,
+    };
+    expect(laterChange(report, [moved])).toBeNull();
+  });
+
+  it('dates by UTC day, with the year only when the meetings span years', () => {
+    expect(spansDays([JANUARY_5, new Date('2026-01-05T23:59:00Z')])).toBe(false);
+    expect(spansDays([JANUARY_5, JANUARY_12])).toBe(true);
+    expect(dayWriter([JANUARY_5, JANUARY_12])(JANUARY_12)).toBe('January 12');
+    const december = new Date('2025-12-29T09:00:00Z');
+    expect(dayWriter([december, JANUARY_5])(december)).toBe('December 29, 2025');
+  });
+});
