@@ -101,7 +101,9 @@ describe('the seeded demo, on first contact', () => {
 
   it('answers "how long" with the duration said', async () => {
     const result = await ask('How long did the outage last?');
-    expect(result.answer).toMatch(/^On January 16, Tom Becker said the incident lasted forty-seven minutes\. \[1\]/);
+    expect(result.answer).toMatch(
+      /^On January 16, Tom Becker said the incident lasted forty-seven minutes\. \[1\]/,
+    );
     expect(result.citations[0]?.videoTitle).toMatch(/search outage/);
   });
 
