@@ -99,6 +99,18 @@ describe('the seeded demo, on first contact', () => {
     expect(movedCitation?.videoTitle).toBe('Weekly product sync — January 12');
   });
 
+  it('answers "who owns" with the owner who took the task on, named', async () => {
+    const alert = await ask('Who owns the lock alert?');
+    expect(alert.answer).toMatch(
+      /^On January 16, Tom Becker said: Two: a database lock panel on the main dashboard, and an alert when any lock was held for more than thirty seconds\. That was Tom Becker's, due January 21\. \[1\]/,
+    );
+    const batch = await ask('Who is responsible for the night batch job?');
+    expect(batch.answer).toMatch(
+      /^On January 12, Maya Chen said Daniel prepares the night batch job by January 23\./,
+    );
+    expect(batch.citations[0]?.videoTitle).toBe('Weekly product sync — January 12');
+  });
+
   it('answers "how long" with the duration said', async () => {
     const result = await ask('How long did the outage last?');
     expect(result.answer).toMatch(

@@ -303,6 +303,34 @@ describe('local answer engine', () => {
     expect(sameDay.answer).not.toMatch(/January/);
   });
 
+  it('answers "who owns" with the task taken on that names the matter most, from where the turn names it', async () => {
+    const sources = [
+      sourceOf(1, 10, 10, [
+        {
+          speaker: 'Tom',
+          text: 'The batch waits for the lock alert, and the lock alert waits for the dashboard.',
+        },
+      ]),
+      sourceOf(2, 20, 20, [
+        { speaker: 'Maya', text: 'Lena owns the help article about alerts, by February 6.' },
+      ]),
+      sourceOf(3, 30, 30, [
+        {
+          speaker: 'Tom',
+          text: 'Two: a lock panel on the dashboard, and an alert when a lock is held too long. That is mine, due January 21.',
+        },
+      ]),
+    ];
+    const result = await engine().answer({ question: 'Who owns the lock alert?', sources });
+    expect(result.answer).toMatch(
+      /^Tom said: Two: a lock panel on the dashboard, and an alert when a lock was held too long\. That was Tom's, due January 21\. \[3\] /,
+    );
+    expect(result.citations[0]).toMatchObject({ source: 3, speaker: 'Tom', start: 300 });
+    // Asked as anything but an owner, the best source leads.
+    const asked = await engine().answer({ question: 'What about the lock alert?', sources });
+    expect(asked.answer).toMatch(/^Tom said the batch waits for the lock alert/);
+  });
+
   it('cites every source, at its centre turn when none of its sentences says a word of the question', async () => {
     // Retrieval may choose a stretch for its neighbours or for the speaker the question names.
     const answering = sourceOf(1, 40, 41, [

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { decisionCueIn } from '../knowledge/nlp/items.ts';
-import { type AnswerKind, answerKind, FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
+import { FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
+import { kindAnswers } from './answer-kinds.ts';
 import { dayWriter, laterChange, spansDays } from './answer-timeline.ts';
 import {
   type AnswerEngine,
@@ -174,7 +174,7 @@ function written(taken: Sentence[], speakerBefore: string | null, verb: string, 
     .map((sentence, at) => {
       const speakerChanges =
         (at === 0 ? (day ? null : speakerBefore) : taken[at - 1]?.speaker) !== sentence.speaker;
-      const said = reportedSpeech(ended(sentence.said));
+      const said = reportedSpeech(ended(sentence.said), sentence.speaker);
       const part = speakerChanges && sentence.speaker ? introduced(sentence.speaker, verb, said) : said;
       if (at > 0 || !day) return part;
       return sentence.speaker ? `On ${day}, ${part}` : `On ${day}: ${part}`;
@@ -216,40 +216,6 @@ function centreOf(sentences: Sentence[]): Sentence | undefined {
   const centre = sentences[0]?.source.bestSegmentIndex;
   const inCentre = sentences.filter((sentence) => sentence.turn === centre);
   return usefulOf(inCentre)[0] ?? inCentre[0] ?? usefulOf(sentences)[0];
-}
-
-/** Words that give a cause. */
-const CAUSE =
-  /\b(because|root cause|caused by|due to|the reason|reason (?:is|was)|that's why|that is why|as a result|led to)\b/i;
-/** A length of time: "lasted", "took", "forty-seven minutes", "a few weeks". */
-const DURATION =
-  /\b(lasted|took)\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|[a-z]+ty(?:-[a-z]+)?|few|several)\s+(?:more\s+|full\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i;
-/**
- * How a sentence answers a question's kind (question-terms.ts), and where. A cause or a duration
- * says nothing of the matter, so it answers only in the best source's meeting; a decision (taken,
- * not reported) names the matter — a word of the question besides "decide" — and answers from any
- * meeting.
- */
-const ANSWERS: Record<AnswerKind['name'], { states: (text: string) => boolean; namesMatter: boolean }> = {
-  cause: { states: (text) => CAUSE.test(text), namesMatter: false },
-  duration: { states: (text) => DURATION.test(text), namesMatter: false },
-  decision: { states: (text) => decisionCueIn(text) !== null, namesMatter: true },
-};
-
-/** The sentences that answer the question's kind, if it has one, and whether from any meeting. */
-function kindAnswers(
-  question: string,
-  weight: Map<string, number>,
-): { by: (sentence: Sentence) => boolean; anyMeeting: boolean } | undefined {
-  const kind = answerKind(question);
-  if (!kind) return undefined;
-  const { states, namesMatter } = ANSWERS[kind.name];
-  const about = [...weight.keys()].filter((lexeme) => !kind.light.includes(lexeme));
-  return {
-    by: (sentence) =>
-      states(sentence.text) && (!namesMatter || about.some((lexeme) => sentence.lexemes.has(lexeme))),
-    anyMeeting: namesMatter,
-  };
 }
 
 type Composed = { ordered: Source[]; parts: Sentence[][] };
@@ -343,9 +309,13 @@ export function createLocalEngine(db: Db): AnswerEngine {
         }),
       );
       const total = [...weight.values()].reduce((sum, value) => sum + value, 0);
-      const relevance = (sentence: Sentence) =>
-        [...sentence.lexemes].reduce((sum, lexeme) => sum + (weight.get(lexeme) ?? 0), 0);
-      const answersKind = kindAnswers(question, weight);
+      /** The weight of the question's words (of `only`, when given) a sentence says. */
+      const relevance = (sentence: Sentence, only?: Set<string>) =>
+        [...sentence.lexemes].reduce(
+          (sum, lexeme) => sum + (!only || only.has(lexeme) ? (weight.get(lexeme) ?? 0) : 0),
+          0,
+        );
+      const answersKind = kindAnswers(question, [...weight.keys()], sentences);
       // A reply leads when it says a word of the question or comes from someone the question names
       // (as retrieval reads names: question-terms.ts); not when it asks what was asked.
       const asksForQuestions = /\b(ask|asks|asked|asking|question|questions|questioned)\b/i.test(question);
@@ -353,16 +323,24 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const replyLeads = (reply: Sentence) =>
         !asksForQuestions && (relevance(reply) > 0 || (reply.speaker !== null && named.has(reply.speaker)));
 
-      // The best source that answers the question's kind leads (see kindAnswers).
-      const answering =
-        answersKind &&
-        sources.find(
-          (source) =>
-            (answersKind.anyMeeting || source.videoId === sources[0]?.videoId) &&
-            sentences.some((sentence) => sentence.source === source && answersKind.by(sentence)),
-        );
-      const byKind = answering ? [answering, ...sources.filter((source) => source !== answering)] : sources;
       const own = (source: Source) => sentences.filter((sentence) => sentence.source === source);
+      // A source that answers the question's kind leads (see kindAnswers): the best one; where the
+      // answer names the matter, the one whose answering sentence says most of it ("Daniel
+      // prepares the night batch job" before "I want a dashboard for job age").
+      const kindScore = (source: Source) => {
+        if (!answersKind || (!answersKind.anyMeeting && source.videoId !== sources[0]?.videoId)) return -1;
+        const said = own(source)
+          .filter(answersKind.by)
+          .map((sentence) => relevance(sentence, answersKind.about));
+        if (said.length === 0) return -1;
+        return answersKind.anyMeeting ? Math.max(...said) : 0;
+      };
+      const answering = sources.reduce<Source | undefined>(
+        (best, source) =>
+          kindScore(source) >= 0 && (!best || kindScore(source) > kindScore(best)) ? source : best,
+        undefined,
+      );
+      const byKind = answering ? [answering, ...sources.filter((source) => source !== answering)] : sources;
       /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
       const compose = (ordered: Source[], startAt = new Map<Source, Sentence>()) => {
         const parts: Sentence[][] = [];

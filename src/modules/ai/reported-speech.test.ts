@@ -29,6 +29,16 @@ describe('reported speech', () => {
     expect(reportedSpeech(said)).toBe(reported);
   });
 
+  it('writes "mine" as the speaker\'s, so that it cannot read as someone else\'s', () => {
+    expect(reportedSpeech('That is mine, due January 21.', 'Tom Becker')).toBe(
+      "That was Tom Becker's, due January 21.",
+    );
+    expect(reportedSpeech('That is mine, due January 21.')).toBe('That was theirs, due January 21.');
+    expect(reportedSpeech('I take it, it is mine and my job.', 'Tom Becker')).toBe(
+      "They took it, it was Tom Becker's and their job.",
+    );
+  });
+
   it.each([
     ['What did Marketing think about the case?', 'thought'],
     ["What was the Professor's opinion on tapes?", 'thought'],

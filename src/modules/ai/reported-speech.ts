@@ -4,8 +4,9 @@ import { OPENER_WORDS } from './sentences.ts';
  * What was said, written as a person writing up a meeting reports it: "I think we'll keep the
  * grey case" said by Marketing becomes "Marketing thought they would keep the grey case". The
  * speaker's first person becomes the third (a singular "they" for "I": the transcript does not
- * say who is a he or a she) and the present moves one tense back — "is" to "was", "will" to
- * "would", and a verb said right after its subject ("we need") to its past. Pure word
+ * say who is a he or a she; "mine" the speaker's name, when known) and the present moves one
+ * tense back — "is" to "was", "will" to "would", and a verb said right after its subject ("we
+ * need") to its past. Pure word
  * replacement, no parsing: a verb is moved back only right after a subject that does not follow
  * an auxiliary ("could we expect" stays), so an infinitive ("to go") never changes. Citations still quote
  * the transcript verbatim. Measured on QMSum (docs/ai-quality.md): reference answers are written
@@ -154,7 +155,7 @@ const PAST_AFTER_SUBJECT: Record<string, string> = {
 const AFTER_I: Record<string, string> = { was: 'were', "wasn't": "weren't" };
 
 /** A sentence's words moved to the third person and one tense back; its first letter a capital. */
-export function reportedSpeech(sentence: string): string {
+export function reportedSpeech(sentence: string, speaker?: string | null): string {
   let previous = '';
   let beforePrevious = '';
   const shifted = sentence.replace(/[A-Za-z]+(?:['’][a-z]+)?/g, (word) => {
@@ -165,6 +166,8 @@ export function reportedSpeech(sentence: string): string {
     previous = lower;
     // "US", "OK": an acronym is not a pronoun.
     if (word.length > 1 && word === word.toUpperCase()) return word;
+    // "That is mine" → "That was Maya's": "theirs" would read as someone else's.
+    if (lower === 'mine' && speaker) return `${speaker}'s`;
     return (
       PERSON[lower] ??
       BACKSHIFT[lower] ??

@@ -17,7 +17,8 @@ export const FRAMING_WORDS =
 export const FRAMING_WEIGHT = 0.2;
 /**
  * What a question's kind asks for, beyond its words: where a "why" is answered a cause is given,
- * where a "how long" is answered a duration, where "what did we decide" a decision is stated.
+ * where a "how long" is answered a duration, where "what did we decide" a decision is stated,
+ * where "who owns…" someone takes a task on.
  * `cues` are stemmed words retrieval adds (they count only where the question's own words are
  * said: stretches.ts); `light` are the question's words that only say its kind ("long" in "how
  * long"; "decide", which is not "decision" to the stemmer). How a sentence answers each kind is
@@ -25,7 +26,7 @@ export const FRAMING_WEIGHT = 0.2;
  * english configuration.)
  */
 export type AnswerKind = {
-  name: 'cause' | 'duration' | 'decision';
+  name: 'cause' | 'duration' | 'decision' | 'owner';
   asks: RegExp;
   cues: string[];
   light: string[];
@@ -46,6 +47,14 @@ const ANSWER_KINDS: AnswerKind[] = [
     // "agreed" and "settled" also say an opinion or a list ("three things settled"): not cues.
     cues: ['decid', 'decis'],
     light: DECISION_STEMS,
+  },
+  {
+    // "Who owns the lock alert?", "Who is responsible for…", "Who will collect…": a task's owner.
+    name: 'owner',
+    asks: /^\W*who(?:'s|\s+is|\s+are|\s+was)?\s+(?:owns?|owned|responsible|in charge|taking|handling|doing|writing|preparing|leading|driving|going to|will|should|takes|handles|does|prepares|writes|leads|drives)\b/i,
+    // "mine", "owns": said everywhere ("I will…" is in every meeting), so retrieval adds none.
+    cues: [],
+    light: ['own', 'owner', 'respons', 'charg'],
   },
 ];
 const CUE_WEIGHT = 1;

@@ -78,6 +78,26 @@ describe("cue words of a question's kind", () => {
     expect(answerKind('What did they discuss about the checklist?')).toBeUndefined();
     expect(answerKind('decision export')).toBeUndefined();
   });
+
+  it('read "who owns", "who is responsible", "who will" as asking for an owner, and add no cue', () => {
+    for (const question of [
+      'Who owns the lock alert?',
+      'Who is responsible for the night batch job?',
+      "Who's in charge of the release checklist?",
+      'Who will collect the offline requests?',
+    ])
+      expect(answerKind(question)?.name, question).toBe('owner');
+    for (const question of [
+      'Who suggested the job queue?',
+      'Who was at the design review?',
+      'owns the alert',
+    ])
+      expect(answerKind(question), question).toBeUndefined();
+    const owns = weigh('Who is responsible for the night batch job?', ['respons', 'night', 'batch', 'job']);
+    expect(owns.weights.get('respons')).toBeLessThan(owns.weights.get('batch') as number);
+    expect(owns.content).toEqual(['night', 'batch', 'job']);
+    expect(owns.cues?.size).toBe(0);
+  });
 });
 
 describe('asksQuestion', () => {

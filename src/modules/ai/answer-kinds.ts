@@ -1,0 +1,97 @@
+import { analyse } from '../knowledge/nlp/document.ts';
+import { decisionCueIn, findItems } from '../knowledge/nlp/items.ts';
+import { type AnswerKind, answerKind } from '../search/question-terms.ts';
+import type { Source } from './engine.ts';
+
+/**
+ * How a sentence answers a question's kind (question-terms.ts): the local engine leads with the
+ * best source holding such a sentence. Rules over the transcript's own words, as extraction reads
+ * them (knowledge/nlp): no model.
+ */
+
+/** What the rules read of a sentence the engine may quote. */
+export type KindSentence = {
+  source: Source;
+  /** The segment index of its turn. */
+  turn: number;
+  start: number;
+  end: number;
+  text: string;
+  /** Stemmed words. */
+  lexemes: Set<string>;
+};
+
+/** Words that give a cause. */
+const CAUSE =
+  /\b(because|root cause|caused by|due to|the reason|reason (?:is|was)|that's why|that is why|as a result|led to)\b/i;
+/** A length of time: "lasted", "took", "forty-seven minutes", "a few weeks". */
+const DURATION =
+  /\b(lasted|took)\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|[a-z]+ty(?:-[a-z]+)?|few|several)\s+(?:more\s+|full\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i;
+
+/** The sentences that state a kind's answer, of the sentences given; `names` tells one that names the matter. */
+type Finder = <S extends KindSentence>(
+  sentences: S[],
+  names: (sentence: S) => boolean,
+) => (sentence: S) => boolean;
+
+const stating =
+  (states: (text: string) => boolean): Finder =>
+  (_sentences, names) =>
+  (sentence) =>
+    states(sentence.text) && names(sentence);
+
+/**
+ * Where someone takes a task on, as extraction finds an action item with an owner ("Daniel owns
+ * it", "That is mine, due January 21", "Lena, can you…?" — "Yes, by Friday."), read in each
+ * source's own turns; the answer starts at the last sentence of that turn, up to the owner's,
+ * that names the matter: "Two: a lock panel and an alert. That is mine…" names the alert first.
+ */
+const owning: Finder = (sentences, names) => {
+  const starts = new Set<KindSentence>();
+  for (const source of new Set(sentences.map((sentence) => sentence.source))) {
+    const own = sentences.filter((sentence) => sentence.source === source);
+    const tasks = findItems(analyse(source.turns), source.recordedAt).filter(
+      (item) => item.kind === 'action_item' && item.owner,
+    );
+    for (const task of tasks) {
+      const owned = own.find((sentence) => sentence.start <= task.start && task.start <= sentence.end);
+      if (!owned) continue;
+      const naming = own.filter(
+        (sentence) => sentence.turn === owned.turn && sentence.start <= owned.start && names(sentence),
+      );
+      const start = naming.at(-1);
+      if (start) starts.add(start);
+    }
+  }
+  return (sentence) => starts.has(sentence);
+};
+
+/**
+ * How each kind is answered, and where. A cause or a duration says nothing of the matter, so it
+ * answers only in the best source's meeting; a decision (taken, not reported) and an owner name
+ * the matter — a word of the question besides the kind's own ("decide", "owns") — and answer from
+ * any meeting.
+ */
+const ANSWERS: Record<AnswerKind['name'], { finds: Finder; namesMatter: boolean }> = {
+  cause: { finds: stating((text) => CAUSE.test(text)), namesMatter: false },
+  duration: { finds: stating((text) => DURATION.test(text)), namesMatter: false },
+  decision: { finds: stating((text) => decisionCueIn(text) !== null), namesMatter: true },
+  owner: { finds: owning, namesMatter: true },
+};
+
+/**
+ * The sentences that answer the question's kind, if it has one, among `sentences`, whether from
+ * any meeting, and what the question is about (its stemmed `words` but the kind's own).
+ */
+export function kindAnswers<S extends KindSentence>(
+  question: string,
+  words: string[],
+  sentences: S[],
+): { by: (sentence: S) => boolean; anyMeeting: boolean; about: Set<string> } | undefined {
+  const kind = answerKind(question);
+  if (!kind) return undefined;
+  const { finds, namesMatter } = ANSWERS[kind.name];
+  const about = words.filter((lexeme) => !kind.light.includes(lexeme));
+  const names = (sentence: S) => !namesMatter || about.some((lexeme) => sentence.lexemes.has(lexeme));
+  return { by: finds(sentences, names), anyMeeting: namesMatter, about: new Set(about) };
+}
