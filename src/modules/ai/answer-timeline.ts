@@ -1,6 +1,7 @@
 import { decisionCueIn } from '../knowledge/nlp/items.ts';
 import { subjectOf } from '../knowledge/nlp/text.ts';
 import { findDisagreements, type Statement } from './conflicts-rules.ts';
+import type { Source } from './engine.ts';
 
 /**
  * When an answer quotes meetings held on different days, the order things were said in matters:
@@ -63,4 +64,62 @@ export function laterChange<T extends Said>(lead: Said, later: T[]): T | null {
     }
   }
   return best?.said ?? null;
+}
+
+/** What the timeline reads of a sentence an answer quotes. */
+export type QuotedSentence = { source: Source; turn: number; text: string };
+
+/** When the meeting a part of an answer quotes was held. */
+export const meetingOf = (part: QuotedSentence[]) => (part[0] as QuotedSentence).source.recordedAt;
+
+/**
+ * An answer's parts as a person tells what several meetings said: the lead (it answers best) and
+ * the rest of its meeting first, then the other meetings oldest first, so that a later change
+ * comes after what it changes. A meeting's parts keep their order (best first). Parts all said on
+ * one day keep theirs.
+ */
+export function asTimeline<S extends QuotedSentence>(parts: S[][]): S[][] {
+  if (!spansDays(parts.map(meetingOf))) return parts;
+  const videoOf = (part: S[]) => (part[0] as S).source.videoId;
+  const meetings = [...new Set(parts.map(videoOf))];
+  // The lead's meeting sorts before every other.
+  const held = (part: S[]) =>
+    videoOf(part) === meetings[0] ? Number.NEGATIVE_INFINITY : meetingOf(part).getTime();
+  return parts.toSorted(
+    (a, b) => held(a) - held(b) || meetings.indexOf(videoOf(a)) - meetings.indexOf(videoOf(b)),
+  );
+}
+
+/**
+ * Where to quote, of `others` (`quotable`: the sentences an answer may quote of a source), the
+ * change to the decision `lead` states (laterChange): a sentence on the question that changes it;
+ * else the turn that does ("Then the decision changes. Search v2 moves to February 13. This
+ * replaces the January 30 date."), from its first sentence on the question.
+ */
+export function changeOf<S extends QuotedSentence>(
+  lead: S,
+  others: Source[],
+  quotable: (source: Source) => S[],
+  onQuestion: (sentence: S) => boolean,
+): S | undefined {
+  const held = (source: Source) => ({ videoId: source.videoId, date: source.recordedAt });
+  const asLead = { text: lead.text, ...held(lead.source) };
+  const bySentence = laterChange(
+    asLead,
+    others.flatMap((source) =>
+      quotable(source)
+        .filter(onQuestion)
+        .map((sentence) => ({ sentence, text: sentence.text, ...held(source) })),
+    ),
+  );
+  if (bySentence) return bySentence.sentence;
+  const byTurn = laterChange(
+    asLead,
+    others.flatMap((source) =>
+      source.turns.map((turn) => ({ source, turn: turn.index, text: turn.text, ...held(source) })),
+    ),
+  );
+  if (!byTurn) return undefined;
+  const inTurn = quotable(byTurn.source).filter((sentence) => sentence.turn === byTurn.turn);
+  return inTurn.find(onQuestion) ?? inTurn[0];
 }

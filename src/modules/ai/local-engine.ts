@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
 import { kindAnswers } from './answer-kinds.ts';
-import { dayWriter, laterChange, spansDays } from './answer-timeline.ts';
+import { asTimeline, changeOf, dayWriter, meetingOf, spansDays } from './answer-timeline.ts';
 import {
   type AnswerEngine,
   type Citation,
@@ -220,29 +220,9 @@ function centreOf(sentences: Sentence[]): Sentence | undefined {
 
 type Composed = { ordered: Source[]; parts: Sentence[][] };
 
-/** When the meeting a part quotes was held. */
-const meetingOf = (part: Sentence[]) => (part[0] as Sentence).source.recordedAt;
-
-/**
- * The parts as a person tells what several meetings said: the lead (it answers best) and the rest
- * of its meeting first, then the other meetings oldest first, so that a later change comes after
- * what it changes. A meeting's parts keep their order (best first).
- */
-function asTimeline(parts: Sentence[][]): Sentence[][] {
-  if (!spansDays(parts.map(meetingOf))) return parts;
-  const videoOf = (part: Sentence[]) => (part[0] as Sentence).source.videoId;
-  const meetings = [...new Set(parts.map(videoOf))];
-  // The lead's meeting sorts before every other.
-  const held = (part: Sentence[]) =>
-    videoOf(part) === meetings[0] ? Number.NEGATIVE_INFINITY : meetingOf(part).getTime();
-  return parts.toSorted(
-    (a, b) => held(a) - held(b) || meetings.indexOf(videoOf(a)) - meetings.indexOf(videoOf(b)),
-  );
-}
-
 /**
  * The answer told as it happened: when its lead states a decision that a source from a later
- * meeting changes (answer-timeline.ts), that source follows the lead, quoted from the turn that
+ * meeting changes (answer-timeline.ts), that source follows the lead, quoted from where it
  * changes it, so that the answer does not end at a decision since replaced.
  */
 function withLaterChange(
@@ -253,36 +233,16 @@ function withLaterChange(
 ): Composed {
   const lead = composed.parts[0]?.[0];
   if (!lead) return composed;
-  const said = (source: Source) => ({ videoId: source.videoId, date: source.recordedAt });
   const others = composed.ordered.filter((source) => source !== lead.source);
-  const asLead = { text: lead.text, ...said(lead.source) };
-  // A sentence on the question that changes the decision; else the turn that does ("Then the
-  // decision changes. Search v2 moves to February 13. This replaces the January 30 date."),
-  // quoted from its first sentence on the question.
-  const bySentence = laterChange(
-    asLead,
-    others.flatMap((source) =>
-      usefulOf(own(source))
-        .filter((sentence) => relevance(sentence) > 0)
-        .map((sentence) => ({ sentence, text: sentence.text, ...said(source) })),
-    ),
+  const startAt = changeOf(
+    lead,
+    others,
+    (source) => usefulOf(own(source)),
+    (sentence) => relevance(sentence) > 0,
   );
-  const byTurn = bySentence
-    ? null
-    : laterChange(
-        asLead,
-        others.flatMap((source) =>
-          source.turns.map((turn) => ({ source, turn: turn.index, text: turn.text, ...said(source) })),
-        ),
-      );
-  const inTurn = byTurn
-    ? usefulOf(own(byTurn.source)).filter((sentence) => sentence.turn === byTurn.turn)
-    : [];
-  const startAt = bySentence?.sentence ?? inTurn.find((sentence) => relevance(sentence) > 0) ?? inTurn[0];
   if (!startAt) return composed;
-  const change = startAt.source;
-  const rest = others.filter((source) => source !== change);
-  return compose([lead.source, change, ...rest], new Map([[change, startAt]]));
+  const rest = others.filter((source) => source !== startAt.source);
+  return compose([lead.source, startAt.source, ...rest], new Map([[startAt.source, startAt]]));
 }
 
 export function createLocalEngine(db: Db): AnswerEngine {
