@@ -1,3 +1,4 @@
+import { utcDay } from '../../lib/clock.ts';
 import { decisionCueIn } from '../knowledge/nlp/items.ts';
 import { subjectOf } from '../knowledge/nlp/text.ts';
 import { findDisagreements, type Statement } from './conflicts-rules.ts';
@@ -13,11 +14,11 @@ import type { Source } from './engine.ts';
 /** A passage said in a meeting: a sentence the answer leads with, or a turn that may change it. */
 export type Said = { text: string; videoId: string; date: Date };
 
-/** The UTC day of an instant: meetings are dated by day, as the conflicts endpoint dates them. */
-const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-
-/** Whether the passages were said on more than one day: only then does an answer date them. */
-export const spansDays = (dates: Date[]) => new Set(dates.map(dayOf)).size > 1;
+/**
+ * Whether the passages were said on more than one (UTC) day, as the conflicts endpoint dates
+ * meetings: only then does an answer date them.
+ */
+export const spansDays = (dates: Date[]) => new Set(dates.map(utcDay)).size > 1;
 
 /**
  * How an answer names a meeting's day: "January 5", with the year when the answer's meetings
@@ -55,7 +56,7 @@ export function laterChange<T extends Said>(lead: Said, later: T[]): T | null {
   // Each candidate is weighed against the lead alone: a revision is paired with the closest
   // earlier statement it is given, which must be the lead.
   for (const said of later) {
-    if (said.videoId === lead.videoId || dayOf(said.date) <= dayOf(lead.date)) continue;
+    if (said.videoId === lead.videoId || utcDay(said.date) <= utcDay(lead.date)) continue;
     const [change] = findDisagreements([earlier, statement(said, 'later')]).filter(
       (pair) => pair.verdict.kind === 'superseded',
     );
