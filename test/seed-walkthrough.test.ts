@@ -61,6 +61,9 @@ describe('the seeded demo, on first contact', () => {
     expect(result.citations.map((citation) => citation.source)).toEqual(markers);
     expect(result.citations[0]?.videoTitle).toMatch(/outage|retro/i);
     for (const filler of ['Fine.', 'Um.', 'Yeah.']) expect(result.answer.startsWith(filler)).toBe(false);
+    // Asked for the cause in other words, the same cause leads, not the retrospective's opening.
+    for (const question of ['What was the root cause of the outage?', 'What caused the outage?'])
+      expect((await ask(question)).answer, question).toMatch(/^Daniel Okafor said: Root cause, then: /);
   });
 
   it('answers a "why" from the meeting that discusses it, not with another meeting\'s root cause', async () => {

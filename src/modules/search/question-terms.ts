@@ -34,7 +34,13 @@ export type AnswerKind = {
 /** "decide", "decision", "agree", "settle": how a question asks for a decision, not what about. */
 const DECISION_STEMS = ['decid', 'decis', 'agre', 'settl'];
 const ANSWER_KINDS: AnswerKind[] = [
-  { name: 'cause', asks: /^\W*why\b/i, cues: ['caus', 'reason', 'root', 'due'], light: [] },
+  {
+    name: 'cause',
+    // "Why…", and "What was the root cause of…", "What caused…", "the reasons for…".
+    asks: /^\W*why\b|\b(?:what|which) (?:was|were|is|are) the (?:main |real )?(?:root )?(?:causes?|reasons?)\b|\bwhat caused\b|\bfor what reason\b|\bhow come\b/i,
+    cues: ['caus', 'reason', 'root', 'due'],
+    light: [],
+  },
   {
     name: 'duration',
     asks: /^\W*how long\b/i,

@@ -74,6 +74,10 @@ describe("cue words of a question's kind", () => {
     expect(decide.cues?.has('decis')).toBe(true);
     expect(answerKind('How long did the outage last?')?.name).toBe('duration');
     expect(answerKind('Why did the outage happen?')?.name).toBe('cause');
+    expect(answerKind('What was the root cause of the outage?')?.name).toBe('cause');
+    expect(answerKind('What caused the outage?')?.name).toBe('cause');
+    expect(answerKind('What were the reasons for the delay?')?.name).toBe('cause');
+    expect(answerKind('What did they say about the outage cause?')).toBeUndefined();
     expect(answerKind('What did we decide about the checklist?')?.name).toBe('decision');
     expect(answerKind('What did they discuss about the checklist?')).toBeUndefined();
     expect(answerKind('decision export')).toBeUndefined();
