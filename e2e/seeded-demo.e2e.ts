@@ -82,6 +82,28 @@ describe('the seeded demo in Chromium', () => {
     await screenshot(page, 'knowledge');
   });
 
+  it('answers a question whose decision changed, dated and in order, each claim a link to its moment', async () => {
+    await page.goto(`/ask?q=${encodeURIComponent('When does search v2 ship?')}`);
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    const answer = page.locator('.answer-text');
+    await answer.waitFor();
+    const text = (await answer.textContent()) ?? '';
+    const decided = text.indexOf(
+      'On January 5, Maya Chen said: Decision: search v2 ships behind a feature flag on January 30',
+    );
+    const moved = text.indexOf('On January 12, Maya Chen said Search v2 moves to February 13');
+    expect(decided).toBeGreaterThanOrEqual(0);
+    expect(moved).toBeGreaterThan(decided);
+    // The marker after the change opens the January 12 sync at the second it was said.
+    const source = text.slice(moved).match(/\[(\d+)\]/)?.[1];
+    const marker = answer.getByRole('link', {
+      name: new RegExp(`^Source ${source}: Weekly product sync — January 12 at `),
+    });
+    expect(await marker.getAttribute('href')).toMatch(/^\/videos\/[0-9a-f-]+\?t=\d+$/);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'ask-timeline');
+  });
+
   it('charts talk time per speaker and lists the activity', async () => {
     await page.getByRole('link', { name: 'Analytics' }).click();
     const bars = page.getByRole('list', { name: 'Talk time per speaker' }).getByRole('listitem');
