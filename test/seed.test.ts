@@ -25,6 +25,13 @@ describe('npm run seed', () => {
     );
     for (const line of lines) expect(line).toContain('http://localhost:3997/');
     expect(lines.join('\n')).not.toContain('localhost:3000');
+    // The questions the walk-through pins (test/seed-walkthrough.test.ts).
+    for (const question of [
+      'Why did search go down on January 14?',
+      'What did we decide about search v2?',
+      'Who owns the lock alert?',
+    ])
+      expect(lines.join('\n')).toContain(`"question":"${question}"`);
   });
 
   const countOf = async (
