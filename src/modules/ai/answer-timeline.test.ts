@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayWriter, laterChange, spansDays } from './answer-timeline.ts';
+import { asTimeline, dayWriter, laterChange, spansDays } from './answer-timeline.ts';
+import type { Source } from './engine.ts';
 
 const JANUARY_5 = new Date('2026-01-05T09:00:00Z');
 const JANUARY_12 = new Date('2026-01-12T09:00:00Z');
@@ -56,5 +57,31 @@ describe('answer timeline', () => {
     expect(dayWriter([JANUARY_5, JANUARY_12])(JANUARY_12)).toBe('January 12');
     const december = new Date('2025-12-29T09:00:00Z');
     expect(dayWriter([december, JANUARY_5])(december)).toBe('December 29, 2025');
+  });
+
+  it("puts the lead's meeting first, then the other meetings oldest first, each meeting's parts in order", () => {
+    const source = (videoId: string, day: string) =>
+      ({ videoId, recordedAt: new Date(`2026-01-${day}T09:00:00Z`) }) as Source;
+    const january5 = source('a', '05');
+    const january12 = source('b', '12');
+    const january19 = source('c', '19');
+    const part = (of: Source, text: string) => [{ source: of, turn: 0, text }];
+    const parts = [
+      part(january12, 'lead'),
+      part(january19, 'latest'),
+      part(january5, 'earliest'),
+      part(january12, 'lead meeting, second'),
+      part(january19, 'latest, second'),
+    ];
+    expect(asTimeline(parts).map((taken) => taken[0]?.text)).toEqual([
+      'lead',
+      'lead meeting, second',
+      'earliest',
+      'latest',
+      'latest, second',
+    ]);
+    // Said on one day: the order given.
+    const oneDay = parts.map((taken) => part(january5, taken[0]?.text ?? ''));
+    expect(asTimeline(oneDay)).toEqual(oneDay);
   });
 });

@@ -83,11 +83,12 @@ export function asTimeline<S extends QuotedSentence>(parts: S[][]): S[][] {
   if (!spansDays(parts.map(meetingOf))) return parts;
   const videoOf = (part: S[]) => (part[0] as S).source.videoId;
   const meetings = [...new Set(parts.map(videoOf))];
-  // The lead's meeting sorts before every other.
-  const held = (part: S[]) =>
-    videoOf(part) === meetings[0] ? Number.NEGATIVE_INFINITY : meetingOf(part).getTime();
+  const otherThanLead = (part: S[]) => (videoOf(part) === meetings[0] ? 0 : 1);
   return parts.toSorted(
-    (a, b) => held(a) - held(b) || meetings.indexOf(videoOf(a)) - meetings.indexOf(videoOf(b)),
+    (a, b) =>
+      otherThanLead(a) - otherThanLead(b) ||
+      meetingOf(a).getTime() - meetingOf(b).getTime() ||
+      meetings.indexOf(videoOf(a)) - meetings.indexOf(videoOf(b)),
   );
 }
 

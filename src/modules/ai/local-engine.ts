@@ -295,11 +295,10 @@ export function createLocalEngine(db: Db): AnswerEngine {
         if (said.length === 0) return -1;
         return answersKind.anyMeeting ? Math.max(...said) : 0;
       };
-      const answering = sources.reduce<Source | undefined>(
-        (best, source) =>
-          kindScore(source) >= 0 && (!best || kindScore(source) > kindScore(best)) ? source : best,
-        undefined,
-      );
+      const kindScores = sources.map(kindScore);
+      const bestKindScore = Math.max(-1, ...kindScores);
+      // The first of the best: retrieval's order breaks ties.
+      const answering = bestKindScore >= 0 ? sources[kindScores.indexOf(bestKindScore)] : undefined;
       const byKind = answering ? [answering, ...sources.filter((source) => source !== answering)] : sources;
       /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
       const compose = (ordered: Source[], startAt = new Map<Source, Sentence>()) => {

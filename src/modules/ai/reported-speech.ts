@@ -6,11 +6,11 @@ import { OPENER_WORDS } from './sentences.ts';
  * speaker's first person becomes the third (a singular "they" for "I": the transcript does not
  * say who is a he or a she; "mine" the speaker's name, when known) and the present moves one
  * tense back — "is" to "was", "will" to "would", and a verb said right after its subject ("we
- * need") to its past. Pure word
- * replacement, no parsing: a verb is moved back only right after a subject that does not follow
- * an auxiliary ("could we expect" stays), so an infinitive ("to go") never changes. Citations still quote
- * the transcript verbatim. Measured on QMSum (docs/ai-quality.md): reference answers are written
- * this way, and answers written so score higher against them.
+ * need") to its past. Pure word replacement, no parsing: a verb is moved back only right after a
+ * subject that does not follow an auxiliary ("could we expect" stays), so an infinitive ("to go")
+ * never changes. Citations still quote the transcript verbatim. Measured on QMSum
+ * (docs/ai-quality.md): reference answers are written this way, and answers written so score
+ * higher against them.
  */
 
 /** The speaker's own person, as the third. */

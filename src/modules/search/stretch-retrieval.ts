@@ -274,11 +274,12 @@ function turnIdf(turns: TermTurn[]) {
 }
 
 function present(stretch: RankedStretch, meetings: Map<string, Meeting>): RetrievedStretch {
-  const meeting = meetings.get(stretch.videoId);
+  // Every stretch is made of turns, each read with its meeting (loadTurns).
+  const meeting = meetings.get(stretch.videoId) as Meeting;
   return {
     videoId: stretch.videoId,
-    videoTitle: meeting?.title ?? '',
-    recordedAt: meeting?.recordedAt ?? new Date(0),
+    videoTitle: meeting.title,
+    recordedAt: meeting.recordedAt,
     firstSegmentIndex: stretch.firstIndex,
     lastSegmentIndex: stretch.lastIndex,
     bestSegmentIndex: stretch.bestIndex,
