@@ -122,6 +122,30 @@ describe('the seeded demo, on first contact', () => {
     expect(result.citations[0]?.videoTitle).toMatch(/search outage/);
   });
 
+  it('answers what happened at a meeting named by its title from that meeting alone, once its knowledge is in', async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
+    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    const review = await ask('What happened at the design review?');
+    expect(review.answer).toMatch(
+      /^“Design review: onboarding and the setup checklist” \(January 8\): Priya Raman said first finding\. Of the twenty admins, fourteen closed the checklist panel in the first minute\. \[1\] Maya Chen said: Decision for today, then: the guided setup design was approved as a candidate/,
+    );
+    expect(review.answer).toMatch(
+      /Action items: .*Jonas Weber, by January 21: “Jonas finishes the question screen/,
+    );
+    expect(new Set(review.citations.map((citation) => citation.videoTitle))).toEqual(
+      new Set(['Design review: onboarding and the setup checklist']),
+    );
+    // "the last weekly sync" is the latest of the three; the first one's decisions are January 5's.
+    const last = await ask('What happened in the last weekly sync?');
+    expect(last.answer).toMatch(
+      /^“Weekly product sync — January 19” \(January 19\): Maya Chen said: Decision: they announce it, a changelog entry plus a one-time tooltip\. \[1\]/,
+    );
+    const first = await ask('What was decided in the first weekly sync?');
+    expect(first.answer).toMatch(
+      /^In “Weekly product sync — January 5” \(January 5\): Maya Chen said: Decision: search v2 ships behind a feature flag on January 30/,
+    );
+  });
+
   it('answers what was decided, from the meeting that decided it', async () => {
     const result = await ask('What did we decide about search v2 and the feature flag?');
     expect(result.answered).toBe(true);

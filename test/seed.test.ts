@@ -30,6 +30,7 @@ describe('npm run seed', () => {
       'Why did search go down on January 14?',
       'What did we decide about search v2?',
       'Who owns the lock alert?',
+      'What happened at the design review?',
     ])
       expect(lines.join('\n')).toContain(`"question":"${question}"`);
   });

@@ -11,7 +11,7 @@ import {
   type Source,
 } from './engine.ts';
 import { introduced, reportedSpeech, reportingVerb } from './reported-speech.ts';
-import { splitSentences, tidySpeech } from './sentences.ts';
+import { ended, splitSentences, tidySpeech } from './sentences.ts';
 
 /**
  * The offline engine: answers with the transcript's own sentences, each source cited once. The
@@ -158,9 +158,6 @@ function leadFrom(
   const replied = next && next.turn !== best.turn && next.turn - best.turn <= 2;
   return replied && next.speaker !== best.speaker && replyLeads(next) ? next : best;
 }
-
-/** A part of a turn cut at a comma ends as a sentence does: the next one starts with a capital. */
-const ended = (said: string) => (/[.?!]["')]?$/.test(said) ? said : `${said.replace(/[\s,;:-]+$/, '')}.`);
 
 /**
  * What the answer takes from a source as a person reporting a meeting writes it: tidied, in

@@ -16,6 +16,7 @@ import {
   numberedByAppearance,
 } from './engine.ts';
 import { followUpQuestions } from './follow-ups.ts';
+import { meetingOverview } from './meeting-overview.ts';
 import type { AnswerView, QaInput } from './schemas.ts';
 import { resolveAiScope } from './scope.ts';
 
@@ -61,7 +62,8 @@ const normalized = (question: string) =>
   sql`coalesce(array_to_string(array(select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme order by lexeme), ' '), '')`;
 
 /**
- * Retrieval over the scope, then the engine answers from those stretches only, citing each claim,
+ * A question about one meeting as a whole is answered from that meeting's knowledge
+ * (meeting-overview.ts). Otherwise: retrieval over the scope, then the engine answers from those stretches only, citing each claim,
  * its sources numbered in the order the answer cites them. When the words of the question are
  * all there is to go on (no embedding model), a scope whose best stretch says too little of what
  * the question is about answers "I don't know" without asking the engine. `earlier` — the
@@ -73,6 +75,8 @@ export async function answerQuestion(
   engine: AnswerEngine,
   input: { question: string; scope: RetrievalScope; earlier?: string[] },
 ): Promise<EngineAnswer> {
+  const overview = await meetingOverview(context.db, input.question, input.scope);
+  if (overview) return overview;
   const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');
   const queryEmbedding = await embedQuery(context, retrievalQuery);
   const found = await retrieveStretches(context.db, retrievalQuery, input.scope, {

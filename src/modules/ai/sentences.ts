@@ -108,3 +108,7 @@ export function tidySpeech(text: string): string {
     .replace(/\s{2,}/g, ' ');
   return tidied.charAt(0).toUpperCase() + tidied.slice(1);
 }
+
+/** A part of a turn cut at a comma ends as a sentence does: the next one starts with a capital. */
+export const ended = (said: string) =>
+  /[.?!]["')]?$/.test(said) ? said : `${said.replace(/[\s,;:-]+$/, '')}.`;
