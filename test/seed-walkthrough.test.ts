@@ -114,6 +114,21 @@ describe('the seeded demo, on first contact', () => {
     expect(batch.citations[0]?.videoTitle).toBe('Weekly product sync — January 12');
   });
 
+  it('answers "when" with the day or time said of the matter, and "open questions" with the question asked', async () => {
+    const due = await ask('When is the changelog entry due?');
+    expect(due.answer).toMatch(
+      /^On January 19, Maya Chen said Lena writes the changelog entry by February 11\./,
+    );
+    const started = await ask('When did the outage start?');
+    expect(started.answer).toMatch(
+      /^On January 16, Tom Becker said at ten fourteen, search requests started timing out\./,
+    );
+    const open = await ask('What are the open questions about the experiment?');
+    expect(open.answer).toMatch(
+      /^On January 19, Tom Becker said: Open question from them: what happens to workspaces created during the experiment if they picked the losing variant\? Do they switch\?/,
+    );
+  });
+
   it('answers "how long" with the duration said', async () => {
     const result = await ask('How long did the outage last?');
     expect(result.answer).toMatch(

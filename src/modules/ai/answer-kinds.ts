@@ -1,3 +1,4 @@
+import * as chrono from 'chrono-node';
 import { analyse } from '../knowledge/nlp/document.ts';
 import { decisionCueIn, findItems } from '../knowledge/nlp/items.ts';
 import { type AnswerKind, answerKind } from '../search/question-terms.ts';
@@ -27,6 +28,14 @@ const CAUSE =
 /** A length of time: "lasted", "took", "forty-seven minutes", "a few weeks". */
 const DURATION =
   /\b(lasted|took)\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|[a-z]+ty(?:-[a-z]+)?|few|several)\s+(?:more\s+|full\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i;
+
+/** A clock time as said aloud, which chrono does not read: "at ten fourteen", "at ten thirty-one". */
+const SPOKEN_TIME =
+  /\bat (?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (?:o'clock|oh [a-z]+|ten|eleven|twelve|[a-z]+teen|(?:twenty|thirty|forty|fifty)(?:-[a-z]+)?)\b/i;
+/** A day or a time said: "by February 11", "on January 30", "next week", "at ten fourteen". */
+const saysWhen = (text: string) => SPOKEN_TIME.test(text) || chrono.parse(text).length > 0;
+/** A question asked: "Open question: do we show the guided setup again…?" */
+const ASKS = /\?["')]?\s*$/;
 
 /** The sentences that state a kind's answer, of the sentences given; `names` tells one that names the matter. */
 type Finder = <S extends KindSentence>(
@@ -68,15 +77,17 @@ const owning: Finder = (sentences, names) => {
 
 /**
  * How each kind is answered, and where. A cause or a duration says nothing of the matter, so it
- * answers only in the best source's meeting; a decision (taken, not reported) and an owner name
- * the matter — a word of the question besides the kind's own ("decide", "owns") — and answer from
- * any meeting.
+ * answers only in the best source's meeting; a decision (taken, not reported), an owner, a day and
+ * an open question name the matter — a word of the question besides the kind's own ("decide",
+ * "owns", "due", "open question") — and answer from any meeting.
  */
 const ANSWERS: Record<AnswerKind['name'], { finds: Finder; namesMatter: boolean }> = {
   cause: { finds: stating((text) => CAUSE.test(text)), namesMatter: false },
   duration: { finds: stating((text) => DURATION.test(text)), namesMatter: false },
   decision: { finds: stating((text) => decisionCueIn(text) !== null), namesMatter: true },
   owner: { finds: owning, namesMatter: true },
+  time: { finds: stating(saysWhen), namesMatter: true },
+  'open question': { finds: stating((text) => ASKS.test(text)), namesMatter: true },
 };
 
 /**

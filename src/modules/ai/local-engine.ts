@@ -108,12 +108,18 @@ function excerpt(
   relevance: (sentence: Sentence) => number,
   {
     answersKind,
+    kindRelevance,
     startAt,
     budget,
     room,
     replyLeads,
   }: {
     answersKind?: (sentence: Sentence) => boolean;
+    /**
+     * Which of the sentences answering the kind leads, for a kind that names its matter: the best
+     * (in the centre turn when it holds one, as for any question); otherwise the first.
+     */
+    kindRelevance?: (sentence: Sentence) => number;
     /** The sentence to start from, when the caller has chosen it. */
     startAt?: Sentence;
     budget: number;
@@ -122,7 +128,11 @@ function excerpt(
   },
 ) {
   const useful = usefulOf(sentences);
-  const kindAnswer = answersKind && useful.find(answersKind);
+  const kindAnswer = !answersKind
+    ? undefined
+    : kindRelevance
+      ? firstOfBest(centredFirst(useful.filter(answersKind)), kindRelevance)
+      : useful.find(answersKind);
   const lead = startAt ?? leadFrom(kindAnswer ?? bestSentence(sentences, relevance), useful, replyLeads);
   if (!lead || lead.words > room) return [];
   const taken = [lead];
@@ -136,6 +146,13 @@ function excerpt(
   }
   return taken;
 }
+
+/** The first of the sentences `score` ranks highest. */
+const firstOfBest = (sentences: Sentence[], score: (sentence: Sentence) => number) =>
+  sentences.reduce<Sentence | undefined>(
+    (best, sentence) => (!best || score(sentence) > score(best) ? sentence : best),
+    undefined,
+  );
 
 /** The sentences that say something: filler ("Yeah, okay, so.") is never quoted. */
 const usefulOf = (sentences: Sentence[]) =>
@@ -191,18 +208,16 @@ const citationOf = (first: Sentence, last: Sentence, quoted: Sentence[]): Citati
   quote: quoted.map((sentence) => sentence.text).join(' '),
 });
 
-/** A source's sentence that best answers, in the turn it is centred on when that turn holds one. */
-function bestSentence(sentences: Sentence[], relevance: (sentence: Sentence) => number) {
-  const answering = usefulOf(sentences).filter((sentence) => relevance(sentence) > 0);
+/** Of a source's `sentences`, those of the turn it is centred on when that turn holds one; else all. */
+function centredFirst(sentences: Sentence[]) {
   const centre = sentences[0]?.source.bestSegmentIndex;
-  const pool = answering.some((sentence) => sentence.turn === centre)
-    ? answering.filter((sentence) => sentence.turn === centre)
-    : answering;
-  return pool.reduce<Sentence | undefined>(
-    (best, sentence) => (!best || relevance(sentence) > relevance(best) ? sentence : best),
-    undefined,
-  );
+  const inCentre = sentences.filter((sentence) => sentence.turn === centre);
+  return inCentre.length > 0 ? inCentre : sentences;
 }
+
+/** A source's sentence that best answers, in the turn it is centred on when that turn holds one. */
+const bestSentence = (sentences: Sentence[], relevance: (sentence: Sentence) => number) =>
+  firstOfBest(centredFirst(usefulOf(sentences).filter((sentence) => relevance(sentence) > 0)), relevance);
 
 /**
  * Where to cite a source none of whose sentences says a content word of the question: retrieval
@@ -305,6 +320,9 @@ export function createLocalEngine(db: Db): AnswerEngine {
           const leading = parts.length === 0;
           const taken = excerpt(own(source), relevance, {
             answersKind: leading ? answersKind?.by : undefined,
+            kindRelevance: answersKind?.anyMeeting
+              ? (sentence) => relevance(sentence, answersKind.about)
+              : undefined,
             startAt: startAt.get(source),
             replyLeads,
             budget: Math.min(leading ? LEAD_WORDS : OTHER_WORDS, ANSWER_WORDS - words),

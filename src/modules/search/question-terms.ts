@@ -18,7 +18,8 @@ export const FRAMING_WEIGHT = 0.2;
 /**
  * What a question's kind asks for, beyond its words: where a "why" is answered a cause is given,
  * where a "how long" is answered a duration, where "what did we decide" a decision is stated,
- * where "who owns…" someone takes a task on.
+ * where "who owns…" someone takes a task on, where "when…" a day or a time is said, where "what
+ * are the open questions…" a question is asked.
  * `cues` are stemmed words retrieval adds (they count only where the question's own words are
  * said: stretches.ts); `light` are the question's words that only say its kind ("long" in "how
  * long"; "decide", which is not "decision" to the stemmer). How a sentence answers each kind is
@@ -26,7 +27,7 @@ export const FRAMING_WEIGHT = 0.2;
  * english configuration.)
  */
 export type AnswerKind = {
-  name: 'cause' | 'duration' | 'decision' | 'owner';
+  name: 'cause' | 'duration' | 'decision' | 'owner' | 'time' | 'open question';
   asks: RegExp;
   cues: string[];
   light: string[];
@@ -61,6 +62,21 @@ const ANSWER_KINDS: AnswerKind[] = [
     // "mine", "owns": said everywhere ("I will…" is in every meeting), so retrieval adds none.
     cues: [],
     light: ['own', 'owner', 'respons', 'charg'],
+  },
+  {
+    // "When is the changelog entry due?", "What is the deadline for…", "By when…"; not "When
+    // discussing the design, what did…", which says when it was said.
+    name: 'time',
+    asks: /^\W*(?:by |until |since )?when\b(?!\s+\w+ing\b)|\bwhat (?:is|was|are|were) the (?:date|day|deadline|due date)\b/i,
+    // Days and times are said in numbers and names, not in words a question shares.
+    cues: [],
+    light: ['date', 'day', 'deadlin', 'due'],
+  },
+  {
+    name: 'open question',
+    asks: /\b(?:open|unanswered|unresolved|outstanding) questions?\b/i,
+    cues: [],
+    light: ['open', 'question', 'unansw', 'unresolv', 'outstand'],
   },
 ];
 const CUE_WEIGHT = 1;

@@ -102,6 +102,30 @@ describe("cue words of a question's kind", () => {
     expect(owns.content).toEqual(['night', 'batch', 'job']);
     expect(owns.cues?.size).toBe(0);
   });
+
+  it('read "when…" and "the deadline for…" as asking for a day, and "open questions" as asking for questions', () => {
+    for (const question of [
+      'When is the changelog entry due?',
+      'When did the outage start?',
+      'By when do we need the legal check?',
+      'What is the deadline for the help article?',
+    ])
+      expect(answerKind(question)?.name, question).toBe('time');
+    for (const question of [
+      'What are the open questions about the experiment?',
+      'Any unanswered questions on SSO?',
+    ])
+      expect(answerKind(question)?.name, question).toBe('open question');
+    for (const question of [
+      'What did Lena ask about the changelog?',
+      'When discussing the design, what did Marketing think of a retro phone dial?',
+      'Summarize the questions screen',
+      'deadline',
+    ])
+      expect(answerKind(question), question).toBeUndefined();
+    const due = weigh('When is the changelog entry due?', ['changelog', 'entri', 'due']);
+    expect(due.content).toEqual(['changelog', 'entri']);
+  });
 });
 
 describe('asksQuestion', () => {
