@@ -113,8 +113,11 @@ function excerpt(
     budget,
     room,
     replyLeads,
+    prefer,
   }: {
     answersKind?: (sentence: Sentence) => boolean;
+    /** Sentences that lead before others that answer as well or better (said by whom the question names). */
+    prefer?: (sentence: Sentence) => boolean;
     /**
      * Which of the sentences answering the kind leads, for a kind that names its matter: the best
      * (in the centre turn when it holds one, as for any question); otherwise the first.
@@ -133,7 +136,8 @@ function excerpt(
     : kindRelevance
       ? firstOfBest(centredFirst(useful.filter(answersKind)), kindRelevance)
       : useful.find(answersKind);
-  const lead = startAt ?? leadFrom(kindAnswer ?? bestSentence(sentences, relevance), useful, replyLeads);
+  const lead =
+    startAt ?? leadFrom(kindAnswer ?? bestSentence(sentences, relevance, prefer), useful, replyLeads);
   if (!lead || lead.words > room) return [];
   const taken = [lead];
   let words = lead.words;
@@ -215,9 +219,19 @@ function centredFirst(sentences: Sentence[]) {
   return inCentre.length > 0 ? inCentre : sentences;
 }
 
-/** A source's sentence that best answers, in the turn it is centred on when that turn holds one. */
-const bestSentence = (sentences: Sentence[], relevance: (sentence: Sentence) => number) =>
-  firstOfBest(centredFirst(usefulOf(sentences).filter((sentence) => relevance(sentence) > 0)), relevance);
+/**
+ * A source's sentence that best answers, in the turn it is centred on when that turn holds one; of
+ * the `prefer`red ones when any answers.
+ */
+function bestSentence(
+  sentences: Sentence[],
+  relevance: (sentence: Sentence) => number,
+  prefer?: (sentence: Sentence) => boolean,
+) {
+  const answering = usefulOf(sentences).filter((sentence) => relevance(sentence) > 0);
+  const preferred = prefer ? answering.filter(prefer) : [];
+  return firstOfBest(centredFirst(preferred.length > 0 ? preferred : answering), relevance);
+}
 
 /**
  * Where to cite a source none of whose sentences says a content word of the question: retrieval
@@ -311,7 +325,17 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const bestKindScore = Math.max(-1, ...kindScores);
       // The first of the best: retrieval's order breaks ties.
       const answering = bestKindScore >= 0 ? sources[kindScores.indexOf(bestKindScore)] : undefined;
-      const byKind = answering ? [answering, ...sources.filter((source) => source !== answering)] : sources;
+      // "What did Sam say about SAML?": what the people it names said leads, from the first source
+      // where they say a word of the question.
+      const byNamed =
+        named.size > 0
+          ? (sentence: Sentence) => sentence.speaker !== null && named.has(sentence.speaker)
+          : undefined;
+      const namedSaid = (source: Source) =>
+        byNamed !== undefined && own(source).some((sentence) => byNamed(sentence) && relevance(sentence) > 0);
+      const byKind = answering
+        ? [answering, ...sources.filter((source) => source !== answering)]
+        : [...sources.filter(namedSaid), ...sources.filter((source) => !namedSaid(source))];
       /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
       const compose = (ordered: Source[], startAt = new Map<Source, Sentence>()) => {
         const parts: Sentence[][] = [];
@@ -325,6 +349,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
               : undefined,
             startAt: startAt.get(source),
             replyLeads,
+            prefer: byNamed,
             budget: Math.min(leading ? LEAD_WORDS : OTHER_WORDS, ANSWER_WORDS - words),
             // The answer's first sentence is taken however long; later ones only if they fit.
             room: leading ? Number.POSITIVE_INFINITY : ANSWER_WORDS - words,

@@ -109,8 +109,11 @@ export type SpeakerName = { name: string; lexemes: string[] };
 /**
  * The speakers a question names: every stemmed word of two letters or more of their name is in
  * the question ("What did the Project Manager think" names "Project Manager"; "the professor"
- * names "Professor B"), or their name ends with a capital letter the question uses on its own
- * ("What did F think" names "Grad F").
+ * names "Professor B"), their name ends with a capital letter the question uses on its own
+ * ("What did F think" names "Grad F"), or their first name is written in the question as no other
+ * speaker's name starts ("What did Sam say about SAML?" names "Sam Whitfield"; not as the
+ * question's first word — "Will the launch slip?" names no "Will Smith" — nor followed by another
+ * surname).
  */
 export function namedSpeakers<Speaker extends SpeakerName>(
   question: string,
@@ -118,11 +121,41 @@ export function namedSpeakers<Speaker extends SpeakerName>(
   speakers: Speaker[],
 ): Speaker[] {
   const letters = new Set(question.match(/\b\p{Lu}\b/gu) ?? []);
-  return speakers.filter((speaker) => {
-    const last = speaker.name.trim().split(/\s+/).at(-1) ?? '';
+  // The question's words as written, without punctuation or "'s".
+  const words = question
+    .trim()
+    .split(/\s+/)
+    .map((word) =>
+      word
+        .replace(/\P{L}+$/u, '')
+        .replace(/['’]s$/u, '')
+        .replace(/^\P{L}+/u, ''),
+    );
+  const writtenAsName = (first: string, rest: string[]) =>
+    words.some(
+      (word, at) =>
+        at > 0 &&
+        word === first &&
+        // "John Williamson" does not name "John Griffiths".
+        (!/^\p{Lu}/u.test(words[at + 1] ?? '') || words[at + 1] === rest[0]),
+    );
+  const names = speakers.map((speaker) => speaker.name.trim().split(/\s+/));
+  const firstNameCount = new Map<string, number>();
+  for (const [first] of names) if (first) firstNameCount.set(first, (firstNameCount.get(first) ?? 0) + 1);
+  return speakers.filter((speaker, at) => {
+    const nameWords = names[at] ?? [];
+    const [first = '', ...rest] = nameWords;
+    const last = nameWords.at(-1) ?? '';
     if (/^\p{Lu}$/u.test(last) && letters.has(last)) return true;
-    const words = speaker.lexemes.filter((lexeme) => lexeme.length >= 2);
-    return words.length > 0 && words.every((lexeme) => lexemes.has(lexeme));
+    if (
+      rest.length > 0 &&
+      /^\p{Lu}\p{Ll}+$/u.test(first) &&
+      writtenAsName(first, rest) &&
+      firstNameCount.get(first) === 1
+    )
+      return true;
+    const stems = speaker.lexemes.filter((lexeme) => lexeme.length >= 2);
+    return stems.length > 0 && stems.every((lexeme) => lexemes.has(lexeme));
   });
 }
 
