@@ -100,6 +100,10 @@ describe('the seeded demo in Chromium', () => {
       name: new RegExp(`^Source ${source}: Weekly product sync — January 12 at `),
     });
     expect(await marker.getAttribute('href')).toMatch(/^\/videos\/[0-9a-f-]+\?t=\d+$/);
+    // Each source says the day its meeting was held.
+    const sources = (await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
+    expect(sources).toContain('Weekly product sync — January 5 · Jan 5, 2026 · ');
+    expect(sources).toContain('Weekly product sync — January 12 · Jan 12, 2026 · ');
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'ask-timeline');
   });

@@ -965,6 +965,11 @@ export interface components {
        */
       videoId: string;
       videoTitle: string;
+      /**
+       * @description When the meeting was held: its recording date, else when the video was added. Null only on an answer stored before citations carried it whose video has since been purged.
+       * @example 2026-01-12T09:00:00.000Z
+       */
+      heldAt: string | null;
       /** @description Seconds into the video where the quote starts: a deep link. */
       start: number;
       end: number;
@@ -3415,6 +3420,11 @@ export interface components {
        */
       videoId: string;
       videoTitle: string;
+      /**
+       * @description When the meeting was held: its recording date, else when the video was added. Null only on an answer stored before citations carried it whose video has since been purged.
+       * @example 2026-01-12T09:00:00.000Z
+       */
+      heldAt: string | null;
       /** @description Seconds into the video where the quote starts: a deep link. */
       start: number;
       end: number;

@@ -15,6 +15,11 @@ export type Citation = {
   source: number;
   videoId: string;
   videoTitle: string;
+  /**
+   * When its meeting was held (the recording date, else when the video was added), ISO 8601; null
+   * only on an answer stored before citations carried it whose video has since been purged.
+   */
+  heldAt: string | null;
   start: number;
   end: number;
   speaker: string | null;

@@ -206,6 +206,7 @@ const citationOf = (first: Sentence, last: Sentence, quoted: Sentence[]): Citati
   source: first.source.number,
   videoId: first.source.videoId,
   videoTitle: first.source.videoTitle,
+  heldAt: first.source.recordedAt.toISOString(),
   start: first.start,
   end: last.end,
   speaker: first.speaker,

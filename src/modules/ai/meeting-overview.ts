@@ -112,6 +112,7 @@ function citationsFor(meeting: Meeting) {
       source,
       videoId: meeting.id,
       videoTitle: meeting.title,
+      heldAt: meeting.heldAt.toISOString(),
       start: quote.start,
       end: quote.end,
       speaker: quote.speaker,

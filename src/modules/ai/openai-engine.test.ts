@@ -98,6 +98,7 @@ const ANSWER = {
       source: 1,
       videoId: '00000000-0000-4000-8000-00000000000a',
       videoTitle: 'Roadmap review',
+      heldAt: '2026-01-05T09:00:00.000Z',
       start: 0,
       end: 31,
       speaker: 'Bob',
@@ -107,6 +108,7 @@ const ANSWER = {
       source: 2,
       videoId: '00000000-0000-4000-8000-00000000000b',
       videoTitle: 'Hardware sync',
+      heldAt: '2026-01-12T09:00:00.000Z',
       start: 31,
       end: 44,
       speaker: 'Carol',
@@ -262,6 +264,8 @@ describe('POST /ai/qa with AI_PROVIDER=openai', () => {
   });
   let alice: SignedUpUser;
   let videoId: string;
+  /** When the video was added: with no recording date, when its meeting was held. */
+  let videoAddedAt: string;
   const roadmap = readFileSync(new URL('../search/fixtures/roadmap-review.vtt', import.meta.url), 'utf8');
   const ask = (payload: object) =>
     ctx().app.inject({ method: 'POST', url: '/ai/qa', headers: alice.headers, payload });
@@ -283,6 +287,7 @@ describe('POST /ai/qa with AI_PROVIDER=openai', () => {
     });
     expect(response.statusCode, response.body).toBe(201);
     videoId = response.json().id;
+    videoAddedAt = response.json().createdAt;
   });
 
   it("answers with the model's words and citations tied to the transcript", async () => {
@@ -303,6 +308,7 @@ describe('POST /ai/qa with AI_PROVIDER=openai', () => {
         source: 1,
         videoId,
         videoTitle: 'Quarterly roadmap review',
+        heldAt: videoAddedAt,
         // The source is the stretch retrieval centred on the answering turn, two turns either way.
         start: 0,
         end: 55,

@@ -115,6 +115,7 @@ export function parseReply(reply: string, sources: Source[]): EngineAnswer {
       source: number,
       videoId: source.videoId,
       videoTitle: source.videoTitle,
+      heldAt: source.recordedAt.toISOString(),
       start: source.startSeconds,
       end: source.endSeconds,
       speaker: quote.speaker ?? source.speakerNames[0] ?? null,

@@ -43,6 +43,15 @@ export const citationSchema = z
     source: z.number().int().meta({ description: 'The `[n]` marker in the answer that refers to it.' }),
     videoId: uuid(),
     videoTitle: z.string(),
+    heldAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({
+        description:
+          'When the meeting was held: its recording date, else when the video was added. Null only on an answer ' +
+          'stored before citations carried it whose video has since been purged.',
+        example: '2026-01-12T09:00:00.000Z',
+      }),
     start: z.number().meta({ description: 'Seconds into the video where the quote starts: a deep link.' }),
     end: z.number(),
     speaker: z.string().nullable(),

@@ -77,6 +77,7 @@ describe('chat answers', () => {
         source: expect.any(Number),
         videoId: roadmapId,
         videoTitle: 'Quarterly roadmap review',
+        heldAt: isoDate,
         start: expect.any(Number),
         end: expect.any(Number),
         speaker: expect.any(String),

@@ -4,6 +4,8 @@ import type { Citation } from '../ai/engine.ts';
 export type Quotable = {
   videoId: string;
   videoTitle: string;
+  /** When its meeting was held. */
+  date: Date;
   start: number;
   end: number;
   speaker: string | null;
@@ -32,6 +34,7 @@ export function citationBook(initial: Citation[] = []) {
         source,
         videoId: moment.videoId,
         videoTitle: moment.videoTitle,
+        heldAt: moment.date.toISOString(),
         start: moment.start,
         end: moment.end,
         speaker: moment.speaker,

@@ -140,7 +140,16 @@ describe('POST /ai/summaries/meeting-prep', () => {
   };
   const cited = (source: number, key: Key) => {
     const { sync: number, text, speaker, start, end } = SAID[key];
-    return { source, videoId: sync[number], videoTitle: `Sync #${number}`, start, end, speaker, quote: text };
+    return {
+      source,
+      videoId: sync[number],
+      videoTitle: `Sync #${number}`,
+      heldAt: dateOf(number),
+      start,
+      end,
+      speaker,
+      quote: text,
+    };
   };
 
   beforeAll(async () => {
@@ -284,6 +293,7 @@ describe('POST /ai/summaries/meeting-prep', () => {
       source: 1,
       videoId: sync[6],
       videoTitle: 'Sync #6',
+      heldAt: dateOf(6),
       start: 19.5,
       end: 31,
       speaker: 'Alice',

@@ -201,16 +201,33 @@ describe('GET /ai/summaries/topic/{id}', () => {
       ],
       citations: [
         // The engine's citation and the stored summary's sentence are one moment: cited once.
-        { source: 1, ...roadmap, start: 31, end: 44, speaker: 'Carol', quote: BATTERY_LIFE },
+        {
+          source: 1,
+          ...roadmap,
+          heldAt: '2026-11-02T10:00:00.000Z',
+          start: 31,
+          end: 44,
+          speaker: 'Carol',
+          quote: BATTERY_LIFE,
+        },
         {
           source: 2,
           ...sync,
+          heldAt: '2026-11-10T10:00:00.000Z',
           start: 12,
           end: 18,
           speaker: 'Dana',
           quote: 'Remote controls move to the new chip in December.',
         },
-        { source: 3, ...sync, start: 12, end: 18, speaker: 'Dana', quote: 'Remotes get a new control chip.' },
+        {
+          source: 3,
+          ...sync,
+          heldAt: '2026-11-10T10:00:00.000Z',
+          start: 12,
+          end: 18,
+          speaker: 'Dana',
+          quote: 'Remotes get a new control chip.',
+        },
       ],
     });
     expect(await budgetUsed(alice)).toBe(2);
@@ -228,6 +245,7 @@ describe('GET /ai/summaries/topic/{id}', () => {
         source: 1,
         videoId: review.id,
         videoTitle: 'Quarterly roadmap review',
+        heldAt: '2026-11-02T10:00:00.000Z',
         start: 44,
         end: 55,
         speaker: 'Bob',

@@ -57,7 +57,7 @@ async function topicTimeline(db: Db, topic: ReadableTopic) {
 /** Sentences of the meetings' extracted summaries that are about the topic, in time order. */
 async function keySentences(db: Db, topic: ReadableTopic, videoIds: string[]): Promise<Quotable[]> {
   const text = sql`(q.value->>'text')`;
-  const { rows } = await db.execute<Quotable & { date: string | Date }>(sql`
+  const { rows } = await db.execute<Omit<Quotable, 'date'> & { date: string | Date }>(sql`
     select v.id as "videoId", v.title as "videoTitle", coalesce(v.recorded_at, v.created_at) as date,
       ${text} as text, (q.value->>'start')::float8 as start, (q.value->>'end')::float8 as "end",
       q.value->>'speaker' as speaker
@@ -69,7 +69,7 @@ async function keySentences(db: Db, topic: ReadableTopic, videoIds: string[]): P
     limit ${KEY_POINTS}`);
   return rows
     .sort((a, b) => toDate(a.date).getTime() - toDate(b.date).getTime() || a.start - b.start)
-    .map(({ date: _date, ...sentence }) => sentence);
+    .map((sentence) => ({ ...sentence, date: toDate(sentence.date) }));
 }
 
 /** `"Pricing" came up in 3 meetings from 2026-11-02 to 2026-11-20 (12 mentions).` */

@@ -1,7 +1,7 @@
 import { Fragment } from 'react';
 import { Link } from 'react-router';
 import type { Schemas } from '../lib/api.ts';
-import { clockTime, momentLink } from '../lib/time.ts';
+import { clockTime, formatDate, momentLink } from '../lib/time.ts';
 
 /** An answer whose `[n]` markers are links to the moment each source was said. */
 export function AnswerText({ text, citations }: { text: string; citations: Schemas['Citation'][] }) {
@@ -30,7 +30,7 @@ export function AnswerText({ text, citations }: { text: string; citations: Schem
   );
 }
 
-/** The sources of an answer, each opening its meeting at the second it was said. */
+/** The sources of an answer, each with the day its meeting was held, opening it at the second it was said. */
 export function CitationList({ citations }: { citations: Schemas['Citation'][] }) {
   if (citations.length === 0) return null;
   return (
@@ -38,7 +38,8 @@ export function CitationList({ citations }: { citations: Schemas['Citation'][] }
       {citations.map((citation) => (
         <li key={citation.source} value={citation.source}>
           <Link to={momentLink(citation.videoId, citation.start)} className="citation">
-            {citation.videoTitle} · {clockTime(citation.start)}
+            {citation.videoTitle} · {citation.heldAt && `${formatDate(citation.heldAt)} · `}
+            {clockTime(citation.start)}
           </Link>
           <blockquote>
             {citation.speaker && <strong>{citation.speaker}: </strong>}

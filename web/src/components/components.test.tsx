@@ -11,6 +11,7 @@ const citation = (source: number, start: number): Schemas['Citation'] => ({
   source,
   videoId: 'video-1',
   videoTitle: 'Planning',
+  heldAt: '2026-01-12T09:00:00.000Z',
   start,
   end: start + 10,
   speaker: 'Maria',
@@ -42,7 +43,10 @@ describe('citation links', () => {
   it('lists the sources in their numbers, each opening the meeting at its second', () => {
     const html = render(<CitationList citations={[citation(1, 30), citation(2, 75)]} />);
     expect(html).toContain('<li value="2">');
-    expect(html).toContain('Planning · 1:15');
+    expect(html).toContain('Planning · Jan 12, 2026 · 1:15');
+    // An answer stored before citations carried the day, whose meeting is gone, shows none.
+    const undated = render(<CitationList citations={[{ ...citation(1, 30), heldAt: null }]} />);
+    expect(undated).toContain('Planning · 0:30');
     expect(html).toContain('href="/videos/video-1?t=75"');
   });
 });
