@@ -161,6 +161,13 @@ describe('the seeded demo, on first contact', () => {
     );
   });
 
+  it('answers "what are my action items?" with the asker\'s own, soonest due first', async () => {
+    const mine = await ask('What are my action items?');
+    expect(mine.answer).toMatch(
+      /^Your action items \(Maya Chen\), soonest due first: by January 5: “I will update the roadmap page today\.” \(“Weekly product sync — January 5”, January 5\) \[1\]; by January 14: “I update the roadmap and email the three customers by Wednesday January 14\.”/,
+    );
+  });
+
   it('answers what was decided, from the meeting that decided it', async () => {
     const result = await ask('What did we decide about search v2 and the feature flag?');
     expect(result.answered).toBe(true);

@@ -3,7 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { type KnowledgeQuote, knowledgeItems } from '../../db/schema/index.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
 import { dayWriter } from './answer-timeline.ts';
-import type { Citation, EngineAnswer } from './engine.ts';
+import type { EngineAnswer } from './engine.ts';
+import { citationList, LISTED, listed, taskQuote } from './knowledge-answers.ts';
 import { type MeetingQuestion, meetingQuestion } from './meeting-questions.ts';
 import { introduced, reportedSpeech } from './reported-speech.ts';
 import { ended, tidySpeech } from './sentences.ts';
@@ -22,12 +23,8 @@ const monthDay = ({ month, day }: { month: number; day: number }) =>
     new Date(Date.UTC(2000, month - 1, day)),
   );
 
-/** Items of the kind asked for an answer lists; the rest are counted. */
-const LISTED = 5;
 /** Tasks and open questions an overview lists after what was said: it stays a summary. */
 const LISTED_IN_OVERVIEW = 3;
-/** The label a task read out from a list opens with ("Fine. Actions then. I update…"): the answer says "Action items". */
-const TASK_LABEL = /^(?:(?:fine|good|okay|ok|so)[.,]\s+)?actions?(?:\s+then)?[.:]\s+/i;
 
 type Meeting = {
   id: string;
@@ -103,32 +100,6 @@ async function itemsOf(db: Db, videoId: string, focus: MeetingQuestion['focus'])
     .orderBy(asc(knowledgeItems.start), asc(knowledgeItems.id));
 }
 
-/** The answer's text and its citations, one per moment quoted, numbered as they appear. */
-function citationsFor(meeting: Meeting) {
-  const citations: Citation[] = [];
-  const cite = (quote: KnowledgeQuote) => {
-    const source = citations.length + 1;
-    citations.push({
-      source,
-      videoId: meeting.id,
-      videoTitle: meeting.title,
-      heldAt: meeting.heldAt.toISOString(),
-      start: quote.start,
-      end: quote.end,
-      speaker: quote.speaker,
-      quote: quote.text,
-    });
-    return `[${source}]`;
-  };
-  return { citations, cite };
-}
-
-/** The first `max` of `all`, written by `write` and joined by `separator`, the rest counted. */
-function listed<T>(all: T[], write: (item: T) => string, separator: string, max = LISTED) {
-  const shown = all.slice(0, max).map(write).join(separator);
-  return all.length > max ? `${shown}${separator}and ${all.length - max} more` : shown;
-}
-
 /** What was said, in reported speech, the speaker named at each change ("Maya Chen said …"). */
 function reported(quotes: KnowledgeQuote[], cite: (quote: KnowledgeQuote) => string) {
   let speakerBefore: string | null = null;
@@ -157,7 +128,7 @@ function tasks(
     (item) => {
       const who = item.owner ?? item.speaker ?? 'No owner';
       const due = item.dueDate ? `, by ${day(new Date(item.dueDate))}` : '';
-      return `${who}${due}: “${tidySpeech(item.text.replace(TASK_LABEL, ''))}” ${cite(item)}`;
+      return `${who}${due}: ${taskQuote(item.text)} ${cite(item)}`;
     },
     '; ',
     max,
@@ -167,7 +138,8 @@ function tasks(
 function compose(meeting: Meeting, asked: MeetingQuestion, items: Item[]): EngineAnswer {
   const dueDates = items.flatMap((item) => (item.dueDate ? [new Date(item.dueDate)] : []));
   const day = dayWriter([meeting.heldAt, ...dueDates]);
-  const { citations, cite } = citationsFor(meeting);
+  const { citations, cite: citeIn } = citationList();
+  const cite = (quote: KnowledgeQuote) => citeIn(meeting, quote);
   const ofMany =
     asked.which === null && meeting.named > 1 ? `; the latest of ${meeting.named} meetings so named` : '';
   const heading = `“${meeting.title}” (${day(meeting.heldAt)}${ofMany})`;

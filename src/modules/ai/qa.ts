@@ -17,6 +17,7 @@ import {
 } from './engine.ts';
 import { followUpQuestions } from './follow-ups.ts';
 import { meetingOverview } from './meeting-overview.ts';
+import { ownTasks } from './own-tasks.ts';
 import type { AnswerView, QaInput } from './schemas.ts';
 import { resolveAiScope } from './scope.ts';
 
@@ -62,8 +63,8 @@ const normalized = (question: string) =>
   sql`coalesce(array_to_string(array(select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme order by lexeme), ' '), '')`;
 
 /**
- * A question about one meeting as a whole is answered from that meeting's knowledge
- * (meeting-overview.ts). Otherwise: retrieval over the scope, then the engine answers from those stretches only, citing each claim,
+ * A question about the asker's own tasks (own-tasks.ts) or about one meeting as a whole
+ * (meeting-overview.ts) is answered from stored knowledge. Otherwise: retrieval over the scope, then the engine answers from those stretches only, citing each claim,
  * its sources numbered in the order the answer cites them. When the words of the question are
  * all there is to go on (no embedding model), a scope whose best stretch says too little of what
  * the question is about answers "I don't know" without asking the engine. `earlier` — the
@@ -73,10 +74,18 @@ const normalized = (question: string) =>
 export async function answerQuestion(
   context: AppContext,
   engine: AnswerEngine,
-  input: { question: string; scope: RetrievalScope; earlier?: string[] },
+  input: {
+    question: string;
+    scope: RetrievalScope;
+    /** Who asks, when a person does: "my action items" are theirs. */
+    asker?: { id: string; name: string };
+    earlier?: string[];
+  },
 ): Promise<EngineAnswer> {
-  const overview = await meetingOverview(context.db, input.question, input.scope);
-  if (overview) return overview;
+  const fromKnowledge =
+    (input.asker && (await ownTasks(context.db, input.question, input.asker, input.scope))) ||
+    (await meetingOverview(context.db, input.question, input.scope));
+  if (fromKnowledge) return fromKnowledge;
   const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');
   const queryEmbedding = await embedQuery(context, retrievalQuery);
   const found = await retrieveStretches(context.db, retrievalQuery, input.scope, {
@@ -175,7 +184,7 @@ export async function askQuestion(
   const scope = await resolveAiScope(context.db, user, input);
   const { organizationId } = scope;
   await requireCredits(context.db, context, { organizationId, credits: creditsFor(context.config, 'qa') });
-  const result = await answerQuestion(context, engine, { question: input.question, scope });
+  const result = await answerQuestion(context, engine, { question: input.question, scope, asker: user });
   const followUps = await followUpQuestions(
     context.db,
     input.question,

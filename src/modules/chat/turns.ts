@@ -93,6 +93,7 @@ export async function answerTurn(
   const result = await answerQuestion(context, passingTokens(engine, onToken), {
     question: content,
     scope,
+    asker: user,
     earlier: turn.earlier,
   });
   return context.db.transaction(async (tx) => {

@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
+import { dayWriter } from './answer-timeline.ts';
+import type { EngineAnswer } from './engine.ts';
+import { citationList, taskQuote } from './knowledge-answers.ts';
+
+/**
+ * "What are my action items?" asks for the tasks the person asking took on: the action items
+ * knowledge extraction found with them as owner — by their name, or by a speaker linked to their
+ * account — in the meetings of the scope, soonest due first. Retrieval by the question's words
+ * would find whatever mentions "action items".
+ */
+
+const TASKS = '(?:action items?|tasks?|to-?dos?|follow[- ]ups?|next steps|assignments?|actions)';
+const ASKS_FOR_OWN_TASKS = new RegExp(
+  String.raw`\bmy (?:\w+ ){0,2}${TASKS}\b|\b${TASKS} (?:\w+ ){0,2}(?:of mine|for me|assigned to me|on me)\b|` +
+    String.raw`\bwhat (?:do|should|must) i (?:still )?(?:need to |have to )?do\b|\bwhat am i (?:on the hook|responsible) for\b|` +
+    String.raw`\bwhat do i owe\b|\bwhat (?:is|was|has been) assigned to me\b|\bwhat did i (?:take on|commit to|sign up for|promise)\b`,
+  'i',
+);
+
+/** Whether the question asks for the asker's own tasks. */
+export const asksForOwnTasks = (question: string) => ASKS_FOR_OWN_TASKS.test(question);
+
+type OwnTask = {
+  text: string;
+  start: number;
+  end: number;
+  speaker: string | null;
+  dueDate: string | null;
+  videoId: string;
+  videoTitle: string;
+  heldAt: string | Date;
+  total: number;
+};
+
+/** Tasks an answer lists: enough for a week's work, the rest counted. */
+const LISTED_TASKS = 8;
+
+/**
+ * The answer to "what are my action items?" from stored knowledge; null when the question asks
+ * something else. No task is an answer too: it says so.
+ */
+export async function ownTasks(
+  db: Db,
+  question: string,
+  asker: { id: string; name: string },
+  scope: RetrievalScope,
+): Promise<EngineAnswer | null> {
+  if (!asksForOwnTasks(question)) return null;
+  const { rows } = await db.execute<OwnTask>(sql`
+    select i.text, i.start, i."end", i.speaker, to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
+      v.id as "videoId", v.title as "videoTitle", coalesce(v.recorded_at, v.created_at) as "heldAt",
+      count(*) over ()::int as total
+    from knowledge_items i join videos v on v.id = i.video_id
+    where i.kind = 'action_item' and ${videoScopeConditions(scope)}
+      and lower(trim(i.owner)) in (
+        select lower(trim(${asker.name}))
+        union
+        select sp.normalized_name from speakers sp
+        where sp.user_id = ${asker.id} and sp.organization_id = any(${sql.param(scope.organizationIds)}::uuid[])
+      )
+    order by i.due_date nulls last, "heldAt" desc, i.start
+    limit ${LISTED_TASKS}`);
+  const total = rows[0]?.total ?? 0;
+  if (total === 0) {
+    return {
+      answer: `No action item in these meetings names you (${asker.name}) as its owner.`,
+      answered: true,
+      confidence: 1,
+      citations: [],
+    };
+  }
+  const tasks = rows.map((row) => ({ ...row, heldAt: new Date(row.heldAt) }));
+  const day = dayWriter(
+    tasks.flatMap((task) => [task.heldAt, ...(task.dueDate ? [new Date(task.dueDate)] : [])]),
+  );
+  const { citations, cite } = citationList();
+  const written = tasks
+    .map((task) => {
+      const due = task.dueDate ? `by ${day(new Date(task.dueDate))}` : 'no due date';
+      const meeting = { id: task.videoId, title: task.videoTitle, heldAt: task.heldAt };
+      return `${due}: ${taskQuote(task.text)} (“${task.videoTitle}”, ${day(task.heldAt)}) ${cite(meeting, task)}`;
+    })
+    .join('; ');
+  const more = total > tasks.length ? `; and ${total - tasks.length} more` : '';
+  return {
+    answer: `Your action items (${asker.name}), soonest due first: ${written}${more}.`,
+    answered: true,
+    confidence: 1,
+    citations,
+  };
+}
