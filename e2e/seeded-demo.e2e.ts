@@ -108,6 +108,20 @@ describe('the seeded demo in Chromium', () => {
     await screenshot(page, 'ask-timeline');
   });
 
+  it('suggests where to start asking: the last meeting, answered from its knowledge', async () => {
+    await page.goto('/ask');
+    const start = page.getByRole('button', { name: 'What happened in the last meeting?' });
+    await start.waitFor();
+    await screenshot(page, 'ask-start');
+    await start.click();
+    const answer = page.locator('.answer-text');
+    await answer.waitFor();
+    expect(await answer.textContent()).toMatch(
+      /^“Engineering discussion: moving transcripts to a job queue” \(January 21\): /,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it('charts talk time per speaker and lists the activity', async () => {
     await page.getByRole('link', { name: 'Analytics' }).click();
     const bars = page.getByRole('list', { name: 'Talk time per speaker' }).getByRole('listitem');

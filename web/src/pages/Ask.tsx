@@ -41,6 +41,14 @@ function QuestionAnswer() {
     ask.mutate(next);
   };
   const answer = ask.data;
+  // Questions any library answers from its meetings' knowledge: somewhere to start.
+  const starters = videoId
+    ? [
+        'Summarize this meeting',
+        'What was decided in this meeting?',
+        'What are the action items from this meeting?',
+      ]
+    : ['What happened in the last meeting?', 'What are my action items?'];
 
   return (
     <section className="panel" aria-labelledby="ask-heading">
@@ -72,6 +80,20 @@ function QuestionAnswer() {
           Ask
         </button>
       </form>
+      {!answer && !ask.isPending && (
+        <div className="follow-ups">
+          <h3>Try</h3>
+          <ul>
+            {starters.map((starter) => (
+              <li key={starter}>
+                <button type="button" className="secondary" onClick={() => followUp(starter)}>
+                  {starter}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <FormError error={ask.error} />
       {ask.isPending && <Loading label="Reading the meetings" />}
       {answer && !ask.isPending && (
