@@ -10,6 +10,7 @@ import {
   NOT_FOUND_ANSWER,
   type Source,
 } from './engine.ts';
+import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } from './excerpts.ts';
 import { introduced, reportedSpeech, reportingVerb } from './reported-speech.ts';
 import { ended, splitSentences, tidySpeech } from './sentences.ts';
 
@@ -29,23 +30,6 @@ const LEAD_WORDS = 40;
 const OTHER_WORDS = 12;
 /** Words an answer may have in all (but for a first sentence longer than that). */
 const ANSWER_WORDS = 100;
-/** A sentence with fewer stemmed words than this is filler ("Yeah, okay, so.", "Um. But we'll skip that."). */
-const MIN_LEXEMES = 2;
-
-type Sentence = {
-  source: Source;
-  turn: number;
-  speaker: string | null;
-  start: number;
-  end: number;
-  /** Verbatim, as a citation quotes it. */
-  text: string;
-  /** As the answer writes it (tidySpeech). */
-  said: string;
-  words: number;
-  lexemes: Set<string>;
-};
-
 /**
  * The question's and every sentence's stemmed words (english: stop words dropped, "decided" →
  * decid), in one query: PostgreSQL's text search is the language knowledge the engine has.
@@ -97,90 +81,6 @@ const notFound = (confidence: number): EngineAnswer => ({
 });
 
 /**
- * What a source gives the answer: the sentence that best answers — in the turn the source is
- * centred on when it holds one; for a question of a kind, the first that answers its kind (a
- * cause for a "why", a decision for "what did we decide") — when it has at most `room` words,
- * then the sentences said after it while they fit in `budget` words (the rest of its turn, and
- * later turns while they hold a word of the question); filler is skipped.
- */
-function excerpt(
-  sentences: Sentence[],
-  relevance: (sentence: Sentence) => number,
-  {
-    answersKind,
-    kindRelevance,
-    startAt,
-    budget,
-    room,
-    replyLeads,
-    prefer,
-  }: {
-    answersKind?: (sentence: Sentence) => boolean;
-    /** Sentences that lead before others that answer as well or better (said by whom the question names). */
-    prefer?: (sentence: Sentence) => boolean;
-    /**
-     * Which of the sentences answering the kind leads, for a kind that names its matter: the best
-     * (in the centre turn when it holds one, as for any question); otherwise the first.
-     */
-    kindRelevance?: (sentence: Sentence) => number;
-    /** The sentence to start from, when the caller has chosen it. */
-    startAt?: Sentence;
-    budget: number;
-    room: number;
-    replyLeads: (reply: Sentence) => boolean;
-  },
-) {
-  const useful = usefulOf(sentences);
-  const kindAnswer = !answersKind
-    ? undefined
-    : kindRelevance
-      ? firstOfBest(centredFirst(useful.filter(answersKind)), kindRelevance)
-      : useful.find(answersKind);
-  const lead =
-    startAt ?? leadFrom(kindAnswer ?? bestSentence(sentences, relevance, prefer), useful, replyLeads);
-  if (!lead || lead.words > room) return [];
-  const taken = [lead];
-  let words = lead.words;
-  for (const sentence of useful.slice(useful.indexOf(lead) + 1)) {
-    // The lead's turn goes on as said; another turn joins only when it speaks to the question.
-    if (sentence.turn !== lead.turn && relevance(sentence) === 0) break;
-    if (words + sentence.words > budget) break;
-    taken.push(sentence);
-    words += sentence.words;
-  }
-  return taken;
-}
-
-/** The first of the sentences `score` ranks highest. */
-const firstOfBest = (sentences: Sentence[], score: (sentence: Sentence) => number) =>
-  sentences.reduce<Sentence | undefined>(
-    (best, sentence) => (!best || score(sentence) > score(best) ? sentence : best),
-    undefined,
-  );
-
-/** The sentences that say something: filler ("Yeah, okay, so.") is never quoted. */
-const usefulOf = (sentences: Sentence[]) =>
-  sentences.filter((sentence) => sentence.lexemes.size >= MIN_LEXEMES);
-
-/**
- * Where a source's answer starts: at `best`, unless it asks something and ends its turn and the
- * reply speaks to the question too. A question restates the topic in the words asked about, but
- * "What did the witness say about X" is answered by the witness, not by the member asking. The
- * reply is the next turn that says something, by another speaker, within two turns; it leads when
- * `replyLeads` holds ("That would be funny." is a reaction: the question that prompted it says more).
- */
-function leadFrom(
-  best: Sentence | undefined,
-  useful: Sentence[],
-  replyLeads: (reply: Sentence) => boolean,
-): Sentence | undefined {
-  if (!best || !/\?["')]?$/.test(best.text.trim())) return best;
-  const next = useful[useful.indexOf(best) + 1];
-  const replied = next && next.turn !== best.turn && next.turn - best.turn <= 2;
-  return replied && next.speaker !== best.speaker && replyLeads(next) ? next : best;
-}
-
-/**
  * What the answer takes from a source as a person reporting a meeting writes it: tidied, in
  * reported speech, introduced by who speaks ("Marketing thought …", the question's own verb) at
  * each change of speaker (`speakerBefore` is the one the answer's previous part ended with), then
@@ -212,38 +112,6 @@ const citationOf = (first: Sentence, last: Sentence, quoted: Sentence[]): Citati
   speaker: first.speaker,
   quote: quoted.map((sentence) => sentence.text).join(' '),
 });
-
-/** Of a source's `sentences`, those of the turn it is centred on when that turn holds one; else all. */
-function centredFirst(sentences: Sentence[]) {
-  const centre = sentences[0]?.source.bestSegmentIndex;
-  const inCentre = sentences.filter((sentence) => sentence.turn === centre);
-  return inCentre.length > 0 ? inCentre : sentences;
-}
-
-/**
- * A source's sentence that best answers, in the turn it is centred on when that turn holds one; of
- * the `prefer`red ones when any answers.
- */
-function bestSentence(
-  sentences: Sentence[],
-  relevance: (sentence: Sentence) => number,
-  prefer?: (sentence: Sentence) => boolean,
-) {
-  const answering = usefulOf(sentences).filter((sentence) => relevance(sentence) > 0);
-  const preferred = prefer ? answering.filter(prefer) : [];
-  return firstOfBest(centredFirst(preferred.length > 0 ? preferred : answering), relevance);
-}
-
-/**
- * Where to cite a source none of whose sentences says a content word of the question: retrieval
- * chose it for its neighbours' words (its centre turn may hold only a framing word such as
- * "think", or hold the word in filler), so it is still cited, at the turn it is centred on.
- */
-function centreOf(sentences: Sentence[]): Sentence | undefined {
-  const centre = sentences[0]?.source.bestSegmentIndex;
-  const inCentre = sentences.filter((sentence) => sentence.turn === centre);
-  return usefulOf(inCentre)[0] ?? inCentre[0] ?? usefulOf(sentences)[0];
-}
 
 type Composed = { ordered: Source[]; parts: Sentence[][] };
 
@@ -334,7 +202,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
           : undefined;
       const namedSaid = (source: Source) =>
         byNamed !== undefined && own(source).some((sentence) => byNamed(sentence) && relevance(sentence) > 0);
-      const byKind = answering
+      const leadingFirst = answering
         ? [answering, ...sources.filter((source) => source !== answering)]
         : [...sources.filter(namedSaid), ...sources.filter((source) => !namedSaid(source))];
       /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
@@ -361,7 +229,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
         }
         return { ordered, parts };
       };
-      const composed = withLaterChange(compose(byKind), compose, own, relevance);
+      const composed = withLaterChange(compose(leadingFirst), compose, own, relevance);
       const { ordered } = composed;
       const parts = asTimeline(composed.parts);
       if (parts.length === 0) return notFound(0);
