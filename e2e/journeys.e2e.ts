@@ -289,7 +289,12 @@ describe('the web app in Chromium', () => {
     const role = page.getByLabel(`Role of ${teammate.name}`);
     await role.waitFor();
     expect(await role.inputValue()).toBe('member');
+    // The change is saved before the page is read again (a reload would cancel the request in flight).
+    const saved = page.waitForResponse(
+      (response) => response.request().method() === 'PATCH' && /\/members\//.test(response.url()),
+    );
     await role.selectOption('viewer');
+    expect((await saved).status()).toBe(200);
     await page.reload();
     await expect.poll(() => page.getByLabel(`Role of ${teammate.name}`).inputValue()).toBe('viewer');
     expect(await axeViolations(page)).toEqual([]);

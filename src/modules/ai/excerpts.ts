@@ -69,8 +69,14 @@ export function excerpt(
   const taken = [lead];
   let words = lead.words;
   for (const sentence of useful.slice(useful.indexOf(lead) + 1)) {
-    // The lead's turn goes on as said; another turn joins only when it speaks to the question.
-    if (sentence.turn !== lead.turn && relevance(sentence) === 0) break;
+    // The lead's turn goes on as said; another turn joins when it speaks to the question, or
+    // replies to the question the answer quotes last ("Which provider do you use?" — "Okta.").
+    const last = taken.at(-1) as Sentence;
+    const replies =
+      /\?["')]?$/.test(last.text.trim()) &&
+      sentence.speaker !== last.speaker &&
+      sentence.turn - last.turn <= 2;
+    if (sentence.turn !== lead.turn && relevance(sentence) === 0 && !replies) break;
     if (words + sentence.words > budget) break;
     taken.push(sentence);
     words += sentence.words;

@@ -54,11 +54,19 @@ async function stem(db: Db, question: string, texts: string[]) {
   return { question: rows[0]?.lexemes ?? [], texts: rows.slice(1).map((row) => row.lexemes) };
 }
 
-/** The sentences of every source's turns, in source then transcript order. */
+/**
+ * The sentences of every source's turns, in source then transcript order. A turn too short for a
+ * sentence is one as a whole ("Okta, with SAML."): it may be the reply to a question quoted.
+ */
 function sentencesOf(sources: Source[]): Omit<Sentence, 'lexemes'>[] {
+  // Two words or more once hesitations and openers are gone: "-. Yeah." says nothing.
+  const whole = (turn: Source['turns'][number]) =>
+    (tidySpeech(turn.text).match(/\p{L}+/gu) ?? []).length < 2
+      ? []
+      : [{ text: turn.text.trim(), start: turn.start, end: turn.end }];
   return sources.flatMap((source) =>
     source.turns.flatMap((turn) =>
-      splitSentences(turn).map((sentence) => {
+      (splitSentences(turn).length > 0 ? splitSentences(turn) : whole(turn)).map((sentence) => {
         const said = tidySpeech(sentence.text);
         return {
           ...sentence,
