@@ -59,14 +59,15 @@ async function stem(db: Db, question: string, texts: string[]) {
  * sentence is one as a whole ("Okta, with SAML."): it may be the reply to a question quoted.
  */
 function sentencesOf(sources: Source[]): Omit<Sentence, 'lexemes'>[] {
-  // Two words or more once hesitations and openers are gone: "-. Yeah." says nothing.
-  const whole = (turn: Source['turns'][number]) =>
-    (tidySpeech(turn.text).match(/\p{L}+/gu) ?? []).length < 2
-      ? []
-      : [{ text: turn.text.trim(), start: turn.start, end: turn.end }];
+  // A short turn counts with two words or more once hesitations and openers are gone: "-. Yeah." says nothing.
+  const spansOf = (turn: Source['turns'][number]) => {
+    const split = splitSentences(turn);
+    if (split.length > 0 || (tidySpeech(turn.text).match(/\p{L}+/gu) ?? []).length < 2) return split;
+    return [{ text: turn.text.trim(), start: turn.start, end: turn.end }];
+  };
   return sources.flatMap((source) =>
     source.turns.flatMap((turn) =>
-      (splitSentences(turn).length > 0 ? splitSentences(turn) : whole(turn)).map((sentence) => {
+      spansOf(turn).map((sentence) => {
         const said = tidySpeech(sentence.text);
         return {
           ...sentence,

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { type KnowledgeQuote, knowledgeItems } from '../../db/schema/index.ts';
+import { itemColumns } from '../knowledge/views.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
@@ -18,10 +19,9 @@ import { ended, tidySpeech } from './sentences.ts';
  */
 
 /** "January 12", as a title would say the day. */
+const MONTH_DAY = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', timeZone: 'UTC' });
 const monthDay = ({ month, day }: { month: number; day: number }) =>
-  new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(2000, month - 1, day)),
-  );
+  MONTH_DAY.format(new Date(Date.UTC(2000, month - 1, day)));
 
 /** Tasks and open questions an overview lists after what was said: it stays a summary. */
 const LISTED_IN_OVERVIEW = 3;
@@ -85,16 +85,7 @@ async function itemsOf(db: Db, videoId: string, focus: MeetingQuestion['focus'])
         ? ['action_item']
         : ['decision', 'action_item', 'question'];
   return db
-    .select({
-      kind: knowledgeItems.kind,
-      text: knowledgeItems.text,
-      start: knowledgeItems.start,
-      end: knowledgeItems.end,
-      speaker: knowledgeItems.speaker,
-      owner: knowledgeItems.owner,
-      dueDate: knowledgeItems.dueDate,
-      answered: knowledgeItems.answered,
-    })
+    .select(itemColumns)
     .from(knowledgeItems)
     .where(and(eq(knowledgeItems.videoId, videoId), inArray(knowledgeItems.kind, kinds)))
     .orderBy(asc(knowledgeItems.start), asc(knowledgeItems.id));

@@ -4,6 +4,18 @@ import { knowledgeItems, topics, videoKnowledge, videoTopics } from '../../db/sc
 import { requireVideoAccess } from '../videos/access.ts';
 import type { VideoKnowledgeView } from './schemas.ts';
 
+/** What an item of a video's knowledge says, and when and by whom: as its views and answers read it. */
+export const itemColumns = {
+  kind: knowledgeItems.kind,
+  text: knowledgeItems.text,
+  start: knowledgeItems.start,
+  end: knowledgeItems.end,
+  speaker: knowledgeItems.speaker,
+  owner: knowledgeItems.owner,
+  dueDate: knowledgeItems.dueDate,
+  answered: knowledgeItems.answered,
+};
+
 /** `GET /videos/{id}/knowledge`: the video's extracted knowledge, for whoever may read its transcript. */
 export async function getVideoKnowledge(
   db: Db,
@@ -13,18 +25,7 @@ export async function getVideoKnowledge(
   await requireVideoAccess(db, { videoId, userId, action: 'read' });
   const [knowledge] = await db.select().from(videoKnowledge).where(eq(videoKnowledge.videoId, videoId));
   const items = await db
-    .select({
-      id: knowledgeItems.id,
-      kind: knowledgeItems.kind,
-      text: knowledgeItems.text,
-      start: knowledgeItems.start,
-      end: knowledgeItems.end,
-      speaker: knowledgeItems.speaker,
-      owner: knowledgeItems.owner,
-      dueDate: knowledgeItems.dueDate,
-      answered: knowledgeItems.answered,
-      answer: knowledgeItems.answer,
-    })
+    .select({ id: knowledgeItems.id, ...itemColumns, answer: knowledgeItems.answer })
     .from(knowledgeItems)
     .where(eq(knowledgeItems.videoId, videoId))
     .orderBy(asc(knowledgeItems.start), asc(knowledgeItems.id));
