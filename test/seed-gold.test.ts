@@ -28,6 +28,12 @@ describe('knowledge extraction on the seed gold set', async () => {
     expect(report.questions.precision).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('tells the questions a reply answered from those left open', () => {
+    const { answered } = report.questions;
+    expect(answered.of).toBeGreaterThanOrEqual(18);
+    expect(answered.right / answered.of, JSON.stringify(answered.wrong, null, 1)).toBeGreaterThanOrEqual(0.9);
+  });
+
   it('finds both decisions that change between meetings, and no other conflict', () => {
     expect(report.conflicts.missed).toEqual([]);
     expect(report.conflicts.found).toBe(report.conflicts.gold);

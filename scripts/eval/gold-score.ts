@@ -3,7 +3,13 @@ import { findDisagreements, type Statement } from '../../src/modules/ai/conflict
 import type { ExtractedItem, ItemKind } from '../../src/modules/knowledge/extraction.ts';
 import { extractLocally } from '../../src/modules/knowledge/local-extractor.ts';
 import { parseTranscript } from '../../src/modules/transcripts/parse.ts';
-import { GOLD, GOLD_CONFLICTS, type GoldActionItem, type GoldMeeting } from '../seed/gold.ts';
+import {
+  GOLD,
+  GOLD_CONFLICTS,
+  type GoldActionItem,
+  type GoldMeeting,
+  type GoldQuestion,
+} from '../seed/gold.ts';
 import { MEETINGS } from '../seed/meetings.ts';
 
 /**
@@ -21,7 +27,13 @@ const GOLD_KEY: Record<ItemKind, keyof GoldMeeting> = {
 };
 
 export type Found = ExtractedItem & { file: string; line: number };
-type GoldItem = { lines: number[]; says: string; owner?: string; due?: string | string[] };
+type GoldItem = {
+  lines: number[];
+  says: string;
+  owner?: string;
+  due?: string | string[];
+  answered?: boolean;
+};
 
 export type KindScore = {
   gold: number;
@@ -38,7 +50,10 @@ export type GoldReport = {
   meetings: number;
   decisions: KindScore;
   actionItems: KindScore & { owner: { right: number; of: number }; due: { right: number; of: number } };
-  questions: KindScore;
+  /** `answered`: of the questions found, how many are right about whether the meeting answered them. */
+  questions: KindScore & {
+    answered: { right: number; of: number; wrong: { file: string; line: number; says: string }[] };
+  };
   /** Decisions and action items together: the figure the targets are set on. */
   combined: { precision: number; recall: number };
   conflicts: { gold: number; found: number; detected: string[]; missed: string[] };
@@ -172,7 +187,17 @@ export async function scoreSeedGold(): Promise<GoldReport> {
         of: withDue.length,
       },
     },
-    questions: questions.score,
+    questions: {
+      ...questions.score,
+      answered: {
+        right: questions.pairs.filter(({ found, gold }) => found.answered === (gold as GoldQuestion).answered)
+          .length,
+        of: questions.pairs.length,
+        wrong: questions.pairs
+          .filter(({ found, gold }) => found.answered !== (gold as GoldQuestion).answered)
+          .map(({ found, gold }) => ({ file: found.file, line: found.line, says: gold.says })),
+      },
+    },
     combined: {
       precision:
         sum((score) => score.correct) /

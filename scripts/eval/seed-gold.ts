@@ -45,7 +45,7 @@ const text = [
   `| **Decisions and action items** | ${decisions.gold + actionItems.gold} | ${decisions.found + actionItems.found} | **${fixed(combined.precision)}** | **${fixed(combined.recall)}** | recall ≥ ${TARGET.recall}, precision ≥ ${TARGET.precision} | ${met(combined.recall, combined.precision)} |`,
   row('Questions', questions, '—', ''),
   '',
-  `Action items found: owner right ${actionItems.owner.right} of ${actionItems.owner.of}, due date right ${actionItems.due.right} of ${actionItems.due.of}. Conflicts between meetings: ${conflicts.detected.length} of ${conflicts.gold} found (${conflicts.detected.join(', ') || 'none'}), ${conflicts.found - conflicts.detected.length} found that are not in the gold set.`,
+  `Action items found: owner right ${actionItems.owner.right} of ${actionItems.owner.of}, due date right ${actionItems.due.right} of ${actionItems.due.of}. Questions found: whether the meeting answered them (or left them open) right ${questions.answered.right} of ${questions.answered.of}${questions.answered.wrong.length > 0 ? ` (wrong: ${listed(questions.answered.wrong)})` : ''}. Conflicts between meetings: ${conflicts.detected.length} of ${conflicts.gold} found (${conflicts.detected.join(', ') || 'none'}), ${conflicts.found - conflicts.detected.length} found that are not in the gold set.`,
   '',
   `Missed: decisions — ${listed(decisions.missed)}; action items — ${listed(actionItems.missed)}; questions — ${listed(questions.missed)}.`,
   '',

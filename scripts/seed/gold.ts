@@ -16,7 +16,8 @@ export type GoldActionItem = {
   /** `YYYY-MM-DD`; absent when no day is said. Several when the meeting names two ("by Monday", later "Monday February 2"). */
   due?: string | string[];
 };
-export type GoldQuestion = { lines: number[]; says: string };
+/** `answered`: a reply in the meeting answers it; false when it is left open ("I do not know yet", "let us keep that open"). */
+export type GoldQuestion = { lines: number[]; says: string; answered: boolean };
 export type GoldMeeting = {
   decisions: GoldDecision[];
   actionItems: GoldActionItem[];
@@ -52,9 +53,9 @@ export const GOLD: Record<string, GoldMeeting> = {
       { lines: [21], says: 'answer the maintenance-window question', owner: 'Daniel Okafor' },
     ],
     questions: [
-      { lines: [3], says: 'how long a reindex takes for a big customer' },
-      { lines: [6], says: 'suggest related channels in the empty state' },
-      { lines: [20], says: 'maintenance window for the Northwind reindex' },
+      { lines: [3], says: 'how long a reindex takes for a big customer', answered: true },
+      { lines: [6], says: 'suggest related channels in the empty state', answered: true },
+      { lines: [20], says: 'maintenance window for the Northwind reindex', answered: false },
     ],
   },
   'design-review-onboarding': {
@@ -78,10 +79,10 @@ export const GOLD: Record<string, GoldMeeting> = {
       },
     ],
     questions: [
-      { lines: [4], says: 'were these all small teams' },
-      { lines: [12], says: 'keep a small checklist inside settings' },
-      { lines: [19], says: 'are generated names editable inline' },
-      { lines: [24], says: 'show the guided setup to existing workspaces' },
+      { lines: [4], says: 'were these all small teams', answered: true },
+      { lines: [12], says: 'keep a small checklist inside settings', answered: true },
+      { lines: [19], says: 'are generated names editable inline', answered: true },
+      { lines: [24], says: 'show the guided setup to existing workspaces', answered: false },
     ],
   },
   'weekly-sync-2': {
@@ -105,9 +106,9 @@ export const GOLD: Record<string, GoldMeeting> = {
       },
     ],
     questions: [
-      { lines: [7], says: 'what are the options' },
-      { lines: [12], says: 'does night batching work for operations' },
-      { lines: [19], says: 'announce the new ranking or not' },
+      { lines: [7], says: 'what are the options', answered: true },
+      { lines: [12], says: 'does night batching work for operations', answered: true },
+      { lines: [19], says: 'announce the new ranking or not', answered: false },
     ],
   },
   'incident-retro-search-outage': {
@@ -124,10 +125,10 @@ export const GOLD: Record<string, GoldMeeting> = {
       { lines: [18], says: 'status page rule in the on-call guide', owner: 'Tom Becker' },
     ],
     questions: [
-      { lines: [5], says: 'when did we understand it was the migration' },
-      { lines: [19], says: 'refresh staging with a production-sized dataset' },
-      { lines: [20], says: 'who owns a production-sized staging dataset' },
-      { lines: [21], says: 'should the night batch wait for the lock alert' },
+      { lines: [5], says: 'when did we understand it was the migration', answered: true },
+      { lines: [19], says: 'refresh staging with a production-sized dataset', answered: false },
+      { lines: [20], says: 'who owns a production-sized staging dataset', answered: false },
+      { lines: [21], says: 'should the night batch wait for the lock alert', answered: true },
     ],
   },
   'customer-call-northwind': {
@@ -144,10 +145,10 @@ export const GOLD: Record<string, GoldMeeting> = {
       { lines: [22], says: 'confirm with engineering', owner: 'Maya Chen' },
     ],
     questions: [
-      { lines: [1], says: 'how is the rollout going' },
-      { lines: [11], says: 'which identity provider' },
-      { lines: [17], says: 'would a channel download cover the legal case' },
-      { lines: [21], says: 'will the new search rank channels a user does not follow' },
+      { lines: [1], says: 'how is the rollout going', answered: true },
+      { lines: [11], says: 'which identity provider', answered: true },
+      { lines: [17], says: 'would a channel download cover the legal case', answered: false },
+      { lines: [21], says: 'will the new search rank channels a user does not follow', answered: false },
     ],
   },
   'weekly-sync-3': {
@@ -167,10 +168,10 @@ export const GOLD: Record<string, GoldMeeting> = {
       { lines: [19], says: 'experiment plan with the success metric', owner: 'Maya Chen', due: '2026-02-04' },
     ],
     questions: [
-      { lines: [4], says: 'widen the window' },
-      { lines: [7], says: 'announce the new ranking or not' },
-      { lines: [17], says: 'who reads the results' },
-      { lines: [20], says: 'what happens to workspaces of the losing variant' },
+      { lines: [4], says: 'widen the window', answered: true },
+      { lines: [7], says: 'announce the new ranking or not', answered: true },
+      { lines: [17], says: 'who reads the results', answered: true },
+      { lines: [20], says: 'what happens to workspaces of the losing variant', answered: false },
     ],
   },
   'engineering-transcript-pipeline': {
@@ -181,10 +182,10 @@ export const GOLD: Record<string, GoldMeeting> = {
       { lines: [16], says: 'clean up duplicate segments', owner: 'Daniel Okafor', due: '2026-01-30' },
     ],
     questions: [
-      { lines: [9], says: 'how long would the queue take to drain' },
-      { lines: [11], says: 'what about ordering' },
-      { lines: [17], says: 'index updates in the same job or separate' },
-      { lines: [19], says: 'how long to keep finished jobs' },
+      { lines: [9], says: 'how long would the queue take to drain', answered: true },
+      { lines: [11], says: 'what about ordering', answered: true },
+      { lines: [17], says: 'index updates in the same job or separate', answered: false },
+      { lines: [19], says: 'how long to keep finished jobs', answered: true },
     ],
   },
 };

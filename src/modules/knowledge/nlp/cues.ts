@@ -211,6 +211,14 @@ export const ACCEPTS =
   /^\W*(?:sure|yes|yeah|yep|okay|ok|will do|no problem|of course|absolutely|fine|i can|i will|i'll)\b/i;
 
 /**
+ * A reply that leaves a question open: not known yet, to be checked or decided later, kept on the
+ * list ("Good question and I do not know yet.", "Let us log it as an open question", "I believe
+ * yes, but I will confirm with engineering").
+ */
+export const DEFERS =
+  /\b(?:(?:do|did) not know|don't know|didn't know|dunno|not sure|no idea|noted as open|(?:keep|leave) (?:that|it|this) open|as (?:an )?open (?:question|item)|(?:decide|discuss|settle) (?:that|it|this) (?:next|later|another)|(?:will|i'll|we'll) (?:confirm|check|find out|get back|come back)|need to (?:check|confirm|find out)|let (?:us|me|'s) (?:measure|check|find out|think about)|(?:log|put|note|add) (?:it|that|this) (?:as|in|on|to)\b)/i;
+
+/**
  * Tags that turn a statement into a question only in form ("…, right?", "…, haven't we?"): the
  * speaker expects no answer.
  */

@@ -212,6 +212,42 @@ describe('questions', () => {
     ]);
   });
 
+  it('takes the very next turn of someone else as the answer when it says something, in its own words', () => {
+    const [item] = itemsOf([
+      ['Lena', 'How are things going with the rollout at Northwind?'],
+      ['Sam', 'Mostly well. We now have about three hundred people in the workspace.'],
+    ]);
+    expect(item).toMatchObject({
+      answered: true,
+      answer: {
+        text: 'Mostly well. We now have about three hundred people in the workspace.',
+        speaker: 'Sam',
+      },
+    });
+    // A reply two turns on, in other words, may be about anything.
+    const [later] = itemsOf([
+      ['Lena', 'How are things going with the rollout at Northwind?'],
+      ['Sam', 'Hmm.'],
+      ['Ola', 'The coffee machine on the third floor is broken again.'],
+    ]);
+    expect(later).toMatchObject({ answered: false, answer: null });
+  });
+
+  it.each([
+    'Good question and I do not know yet. Let us put it in the experiment plan.',
+    'Only new ones for now, but let us keep that open.',
+    'I like the idea, but it is a bigger project. Let us log it as an open question.',
+    'Good question. I believe yes, but I will confirm with the rollout team.',
+    'Let us decide that next week, once we see the first rollout results.',
+  ])('leaves a question open when the reply does: %s', (reply) => {
+    const [item] = itemsOf([
+      ['Tom', 'What happens to workspaces created during the rollout if we pick the losing variant?'],
+      ['Maya', reply],
+      ['Dan', 'Yes, the rollout workspaces switch to the winning variant the next day.'],
+    ]);
+    expect(item).toMatchObject({ kind: 'question', answered: false, answer: null });
+  });
+
   it.each([
     "It's a good price for a booth, right?",
     'Eleven buttons is a lot for a remote these days, you know?',

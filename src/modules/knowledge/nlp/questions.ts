@@ -1,6 +1,6 @@
 import type { KnowledgeQuote } from '../../../db/schema/knowledge.ts';
 import type { ExtractedItem } from '../extraction.ts';
-import { PROCEDURAL_QUESTIONS, QUESTION_TAGS } from './cues.ts';
+import { DEFERS, PROCEDURAL_QUESTIONS, QUESTION_TAGS } from './cues.ts';
 import { around, clausesAround, clip, type Document, MAX_ITEM_WORDS, type Sentence } from './document.ts';
 import { CALENDAR_WORDS, GENERIC_NOUNS } from './lexicon.ts';
 import { tokenize } from './text.ts';
@@ -11,8 +11,11 @@ const MIN_QUESTION_WORDS = 6;
 const MIN_QUESTION_CONTENT = 2;
 /** An answer comes within this many turns of the question. */
 const ANSWER_WINDOW = 4;
-/** A yes or no answers only with some substance after it ("Yes." alone is back-channel). */
-const MIN_YES_NO_WORDS = 6;
+/**
+ * A yes or no answers only with some substance after it ("Yes." alone is back-channel); so does
+ * the reply right after a question that shares none of its words.
+ */
+const MIN_REPLY_WORDS = 6;
 /** An answer quote runs to this many words, in whole sentences. */
 const ANSWER_WORDS = 12;
 
@@ -26,7 +29,10 @@ const wordsIn = (text: string) => text.split(/\s+/).filter(Boolean).length;
  * mark, "…by Friday? Thanks.", is left out), has five words or more and two content words, is no
  * tag on a statement ("…, right?") and does not run the meeting ("Shall we move on?"). It is
  * answered when, within the next four turns, someone else speaks to it: sharing one of its content
- * words, or saying yes or no with more to say.
+ * words, or saying yes or no with more to say; or when the very next turn is someone else's
+ * statement of six words or more with a content word ("How are things going with the rollout?" — "Mostly well. We now have
+ * three hundred people…"). A reply that leaves it open ("Good question, I do not know yet", "let
+ * us keep that open", "I will confirm") ends the search: the question stays open.
  */
 export function findQuestion(doc: Document, sentence: Sentence): Omit<ExtractedItem, 'subject'> | null {
   const mark = questionMark(sentence.text);
@@ -81,9 +87,21 @@ function answerTo(doc: Document, question: Sentence, stems: Set<string>): Knowle
     const [first] = sentences;
     // Asked back ("Do you mean the battery?") is no answer yet.
     if (!first || first.text.trimEnd().endsWith('?')) continue;
+    if (
+      DEFERS.test(
+        sentences
+          .slice(0, 2)
+          .map((sentence) => sentence.text)
+          .join(' '),
+      )
+    )
+      return null;
     const shares = sentences.some((sentence) => sentence.stems.some((stem) => stems.has(stem)));
-    const yesNo = YES_NO.test(turn.text) && wordsIn(turn.text) >= MIN_YES_NO_WORDS;
-    if (shares || yesNo) return quote(doc, index, sentences);
+    const substantial = wordsIn(turn.text) >= MIN_REPLY_WORDS;
+    const yesNo = YES_NO.test(turn.text) && substantial;
+    const direct =
+      index === question.turn + 1 && substantial && sentences.some((sentence) => sentence.stems.length > 0);
+    if (shares || yesNo || direct) return quote(doc, index, sentences);
   }
   return null;
 }
