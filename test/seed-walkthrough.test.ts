@@ -161,6 +161,26 @@ describe('the seeded demo, on first contact', () => {
     );
   });
 
+  it('lists as left open only the questions no one answered, and tells a meeting in the order it was said', async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
+    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    const call = await ask('What happened in the Northwind check-in?');
+    const open = call.answer.slice(call.answer.indexOf('Left open: '));
+    expect(open).toMatch(
+      /^Left open: .*will the new search also rank meetings from channels a user does not follow/,
+    );
+    // Answered at once ("Mostly well. We now have about three hundred people…"), in other words.
+    expect(open).not.toMatch(/How are things going with the rollout/);
+
+    const rollout = await ask('How are things going with Northwind?');
+    expect(rollout.answer).toMatch(
+      /^On January 15, Lena Fischer asked: How were things going with the rollout at Northwind\? Sam Whitfield said Mostly well\./,
+    );
+    const bigOne = rollout.answer.indexOf('Single sign-on was the big one.');
+    expect(bigOne).toBeGreaterThan(-1);
+    expect(rollout.answer.indexOf('The second thing was export.')).toBeGreaterThan(bigOne);
+  });
+
   it('answers "what are my action items?" with the asker\'s own, soonest due first', async () => {
     const mine = await ask('What are my action items?');
     expect(mine.answer).toMatch(

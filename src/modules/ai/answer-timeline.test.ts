@@ -59,29 +59,45 @@ describe('answer timeline', () => {
     expect(dayWriter([december, JANUARY_5])(december)).toBe('December 29, 2025');
   });
 
-  it("puts the lead's meeting first, then the other meetings oldest first, each meeting's parts in order", () => {
+  it("puts the lead's meeting first, then the other meetings oldest first, each opened by its first part, the rest as said", () => {
     const source = (videoId: string, day: string) =>
       ({ videoId, recordedAt: new Date(`2026-01-${day}T09:00:00Z`) }) as Source;
     const january5 = source('a', '05');
     const january12 = source('b', '12');
     const january19 = source('c', '19');
-    const part = (of: Source, text: string) => [{ source: of, turn: 0, text }];
+    const part = (of: Source, text: string, turn = 0) => [{ source: of, turn, text }];
     const parts = [
-      part(january12, 'lead'),
-      part(january19, 'latest'),
+      part(january12, 'lead', 30),
+      part(january19, 'latest, reached first', 9),
       part(january5, 'earliest'),
-      part(january12, 'lead meeting, second'),
-      part(january19, 'latest, second'),
+      part(january12, 'lead meeting, said after the lead', 40),
+      part(january19, 'latest, said after', 12),
+      part(january12, 'lead meeting, said before the lead', 4),
+      part(january19, 'latest, said before', 2),
     ];
     expect(asTimeline(parts).map((taken) => taken[0]?.text)).toEqual([
       'lead',
-      'lead meeting, second',
+      'lead meeting, said before the lead',
+      'lead meeting, said after the lead',
       'earliest',
-      'latest',
-      'latest, second',
+      'latest, reached first',
+      'latest, said before',
+      'latest, said after',
     ]);
-    // Said on one day: the order given.
-    const oneDay = parts.map((taken) => part(january5, taken[0]?.text ?? ''));
-    expect(asTimeline(oneDay)).toEqual(oneDay);
+    // Two meetings of one day: each in the order the answer reached it.
+    const morning = source('m', '05');
+    const afternoon = { ...source('n', '05'), recordedAt: new Date('2026-01-05T15:00:00Z') } as Source;
+    const oneDay = [
+      part(afternoon, 'lead', 30),
+      part(morning, 'morning, reached first', 9),
+      part(afternoon, 'afternoon, said first', 1),
+      part(morning, 'morning, said first', 2),
+    ];
+    expect(asTimeline(oneDay).map((taken) => taken[0]?.text)).toEqual([
+      'lead',
+      'afternoon, said first',
+      'morning, reached first',
+      'morning, said first',
+    ]);
   });
 });

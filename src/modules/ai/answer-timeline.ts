@@ -74,21 +74,26 @@ export type QuotedSentence = { source: Source; turn: number; text: string };
 export const meetingOf = (part: QuotedSentence[]) => (part[0] as QuotedSentence).source.recordedAt;
 
 /**
- * An answer's parts as a person tells what several meetings said: the lead (it answers best) and
- * the rest of its meeting first, then the other meetings oldest first, so that a later change
- * comes after what it changes. A meeting's parts keep their order (best first). Parts all said on
- * one day keep theirs.
+ * An answer's parts as a person tells what meetings said: the lead's meeting first, then the
+ * other meetings — oldest first when they were held on different days, so that a later change
+ * comes after what it changes; else in the order the answer reached them. Each meeting opens with
+ * its part the answer reached first (the lead; the change to the lead's decision), and its other
+ * parts follow in the order they were said: "Two things. Single sign-on is the big one." before
+ * "The second thing is export.".
  */
 export function asTimeline<S extends QuotedSentence>(parts: S[][]): S[][] {
-  if (!spansDays(parts.map(meetingOf))) return parts;
   const videoOf = (part: S[]) => (part[0] as S).source.videoId;
   const meetings = [...new Set(parts.map(videoOf))];
-  const otherThanLead = (part: S[]) => (videoOf(part) === meetings[0] ? 0 : 1);
+  const opening = new Set(meetings.map((videoId) => parts.find((part) => videoOf(part) === videoId)));
+  const dated = spansDays(parts.map(meetingOf));
+  const meetingOrder = (part: S[]) =>
+    videoOf(part) === meetings[0] ? -1 : dated ? meetingOf(part).getTime() : 0;
+  const turnOrder = (part: S[]) => (opening.has(part) ? -1 : (part[0] as S).turn);
   return parts.toSorted(
     (a, b) =>
-      otherThanLead(a) - otherThanLead(b) ||
-      meetingOf(a).getTime() - meetingOf(b).getTime() ||
-      meetings.indexOf(videoOf(a)) - meetings.indexOf(videoOf(b)),
+      meetingOrder(a) - meetingOrder(b) ||
+      meetings.indexOf(videoOf(a)) - meetings.indexOf(videoOf(b)) ||
+      turnOrder(a) - turnOrder(b),
   );
 }
 

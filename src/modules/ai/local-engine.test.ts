@@ -260,13 +260,13 @@ describe('local answer engine', () => {
     expect(change?.start).toBeGreaterThan(500);
     expect(change?.start).toBeLessThan(510);
 
-    // The same sources said on one day: no dates, retrieval's order, and no room for the change.
+    // The same sources said on one day: no dates, the lead's meeting first, and no room for the change.
     const sameDay = await engine().answer({
       question: 'When does the mobile app launch?',
       sources: sources.map((source) => ({ ...source, recordedAt: new Date('2026-01-05T09:00:00Z') })),
     });
     expect(sameDay.answer).toMatch(
-      /^Maya said: Decision: the mobile app launches on March 3\. \[1\] Lena said /,
+      /^Maya said: Decision: the mobile app launches on March 3\. \[1\] Tom said Marketing for the mobile app launch .* \[3\] Lena said /,
     );
     expect(sameDay.answer).toMatch(/ See also \[4\], \[5\]\.$/);
     expect(sameDay.answer).not.toMatch(/January/);
