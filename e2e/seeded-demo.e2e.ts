@@ -108,7 +108,7 @@ describe('the seeded demo in Chromium', () => {
     await screenshot(page, 'ask-timeline');
   });
 
-  it('suggests where to start asking: the last meeting, answered from its knowledge', async () => {
+  it('suggests where to start asking: the last meeting and the open questions, answered from knowledge', async () => {
     await page.goto('/ask');
     const start = page.getByRole('button', { name: 'What happened in the last meeting?' });
     await start.waitFor();
@@ -120,6 +120,12 @@ describe('the seeded demo in Chromium', () => {
       /^“Engineering discussion: moving transcripts to a job queue” \(January 21\): /,
     );
     expect(await axeViolations(page)).toEqual([]);
+    // The open questions, as a list from every meeting's knowledge.
+    await page.goto('/ask');
+    await page.getByRole('button', { name: 'What are the open questions?' }).click();
+    await expect
+      .poll(async () => (await page.locator('.answer-text').textContent()) ?? '')
+      .toMatch(/^Questions left open, latest meeting first: On January 21, in “Engineering discussion/);
   });
 
   it('charts talk time per speaker and lists the activity', async () => {

@@ -501,7 +501,7 @@ export interface paths {
   "/ai/qa": {
     /**
      * Ask a question; the answer cites the second of the meeting each claim comes from
-     * @description Answers only from recordings you can read in the organization (never deleted ones). When nothing answers the question, `answered` is false, the answer says so, and the question becomes a knowledge gap. A question about one meeting as a whole ("What happened at the design review?", "What are the action items from the last weekly sync?") is answered from that meeting's extracted summary, decisions and action items, found by the words of its title; "What are my action items?" lists the caller's own. Costs 1 AI credit; over budget → 429 `AI_BUDGET_EXCEEDED` with `Retry-After`. With `AI_PROVIDER=openai`, a failing provider answers 502 `AI_PROVIDER_ERROR` and nothing is charged.
+     * @description Answers only from recordings you can read in the organization (never deleted ones). When nothing answers the question, `answered` is false, the answer says so, and the question becomes a knowledge gap. A question about one meeting as a whole ("What happened at the design review?", "What are the action items from the last weekly sync?") is answered from that meeting's extracted summary, decisions and action items, found by the words of its title; "What are my action items?" lists the caller's own; "What did we decide last week?", "What are the open questions?" list the decisions, unanswered questions or action items of the scope, latest meeting first, over the days named. Costs 1 AI credit; over budget → 429 `AI_BUDGET_EXCEEDED` with `Retry-After`. With `AI_PROVIDER=openai`, a failing provider answers 502 `AI_PROVIDER_ERROR` and nothing is charged.
      */
     post: operations["askQuestion"];
   };
@@ -10675,7 +10675,7 @@ export interface operations {
   };
   /**
    * Ask a question; the answer cites the second of the meeting each claim comes from
-   * @description Answers only from recordings you can read in the organization (never deleted ones). When nothing answers the question, `answered` is false, the answer says so, and the question becomes a knowledge gap. A question about one meeting as a whole ("What happened at the design review?", "What are the action items from the last weekly sync?") is answered from that meeting's extracted summary, decisions and action items, found by the words of its title; "What are my action items?" lists the caller's own. Costs 1 AI credit; over budget → 429 `AI_BUDGET_EXCEEDED` with `Retry-After`. With `AI_PROVIDER=openai`, a failing provider answers 502 `AI_PROVIDER_ERROR` and nothing is charged.
+   * @description Answers only from recordings you can read in the organization (never deleted ones). When nothing answers the question, `answered` is false, the answer says so, and the question becomes a knowledge gap. A question about one meeting as a whole ("What happened at the design review?", "What are the action items from the last weekly sync?") is answered from that meeting's extracted summary, decisions and action items, found by the words of its title; "What are my action items?" lists the caller's own; "What did we decide last week?", "What are the open questions?" list the decisions, unanswered questions or action items of the scope, latest meeting first, over the days named. Costs 1 AI credit; over budget → 429 `AI_BUDGET_EXCEEDED` with `Retry-After`. With `AI_PROVIDER=openai`, a failing provider answers 502 `AI_PROVIDER_ERROR` and nothing is charged.
    */
   askQuestion: {
     requestBody: {

@@ -181,6 +181,20 @@ describe('the seeded demo, on first contact', () => {
     expect(rollout.answer.indexOf('The second thing was export.')).toBeGreaterThan(bigOne);
   });
 
+  it('lists the open questions and the decisions, latest meeting first, over the days named', async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
+    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    const open = await ask('What are the open questions?');
+    expect(open.answer).toMatch(
+      /^Questions left open, latest meeting first: On January 21, in “Engineering discussion: moving transcripts to a job queue”: Daniel Okafor asked “Open question: do we also move the search index updates into the same job/,
+    );
+    expect(open.answer).not.toMatch(/How are things going|When did we understand/);
+    const january12 = await ask('What did we decide on January 12?');
+    expect(january12.answer).toMatch(
+      /^Decisions in the meetings held on January 12, latest meeting first: On January 12, in “Weekly product sync — January 12”: Maya Chen: “Then the decision changes\. Search v2 moves to February 13/,
+    );
+  });
+
   it('answers "what are my action items?" with the asker\'s own, soonest due first', async () => {
     const mine = await ask('What are my action items?');
     expect(mine.answer).toMatch(

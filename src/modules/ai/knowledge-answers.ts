@@ -3,7 +3,8 @@ import type { Citation } from './engine.ts';
 import { tidySpeech } from './sentences.ts';
 
 /**
- * What the answers written from stored knowledge (meeting-overview.ts, own-tasks.ts) share: their
+ * What the answers written from stored knowledge (meeting-overview.ts, own-tasks.ts,
+ * knowledge-lists.ts) share: their
  * citations, lists and tasks. Knowledge quotes are verbatim moments of a transcript, so each is a
  * citation as an engine's would be.
  */
@@ -48,3 +49,12 @@ const TASK_LABEL = /^(?:(?:fine|good|okay|ok|so)[.,]\s+)?(?:actions?(?:\s+then)?
 
 /** A task as its owner took it on, quoted as said, without the list's label. */
 export const taskQuote = (text: string) => `“${tidySpeech(text.replace(TASK_LABEL, ''))}”`;
+
+/** A task with its owner and due date: "Priya Raman, by January 16: “I write up the findings…”". */
+export const taskLine = (
+  task: { text: string; owner: string | null; speaker: string | null; dueDate: string | null },
+  day: (date: Date) => string,
+) => {
+  const due = task.dueDate ? `, by ${day(new Date(task.dueDate))}` : '';
+  return `${task.owner ?? task.speaker ?? 'No owner'}${due}: ${taskQuote(task.text)}`;
+};

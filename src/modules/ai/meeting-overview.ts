@@ -5,7 +5,7 @@ import { itemColumns } from '../knowledge/views.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
-import { citationList, LISTED, listed, taskQuote } from './knowledge-answers.ts';
+import { citationList, LISTED, listed, taskLine } from './knowledge-answers.ts';
 import { type MeetingQuestion, meetingQuestion } from './meeting-questions.ts';
 import { introduced, reportedSpeech } from './reported-speech.ts';
 import { ended, tidySpeech } from './sentences.ts';
@@ -107,23 +107,14 @@ function reported(quotes: KnowledgeQuote[], cite: (quote: KnowledgeQuote) => str
   );
 }
 
-/** A task as its owner took it on, quoted: "Priya Raman, by January 16: “I write up the findings…” [3]". */
+/** Tasks as their owners took them on, quoted: "Priya Raman, by January 16: “I write up the findings…” [3]". */
 function tasks(
   items: Item[],
   cite: (quote: KnowledgeQuote) => string,
   day: (date: Date) => string,
   max = LISTED,
 ) {
-  return listed(
-    items,
-    (item) => {
-      const who = item.owner ?? item.speaker ?? 'No owner';
-      const due = item.dueDate ? `, by ${day(new Date(item.dueDate))}` : '';
-      return `${who}${due}: ${taskQuote(item.text)} ${cite(item)}`;
-    },
-    '; ',
-    max,
-  );
+  return listed(items, (item) => `${taskLine(item, day)} ${cite(item)}`, '; ', max);
 }
 
 function compose(meeting: Meeting, asked: MeetingQuestion, items: Item[]): EngineAnswer {

@@ -16,6 +16,7 @@ import {
   numberedByAppearance,
 } from './engine.ts';
 import { followUpQuestions } from './follow-ups.ts';
+import { knowledgeList } from './knowledge-lists.ts';
 import { meetingOverview } from './meeting-overview.ts';
 import { ownTasks } from './own-tasks.ts';
 import type { AnswerView, QaInput } from './schemas.ts';
@@ -63,7 +64,8 @@ const normalized = (question: string) =>
   sql`coalesce(array_to_string(array(select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme order by lexeme), ' '), '')`;
 
 /**
- * A question about the asker's own tasks (own-tasks.ts) or about one meeting as a whole
+ * A question about the asker's own tasks (own-tasks.ts), asking for the decisions, open questions
+ * or action items of the scope (knowledge-lists.ts), or about one meeting as a whole
  * (meeting-overview.ts) is answered from stored knowledge. Otherwise: retrieval over the scope, then the engine answers from those stretches only, citing each claim,
  * its sources numbered in the order the answer cites them. When the words of the question are
  * all there is to go on (no embedding model), a scope whose best stretch says too little of what
@@ -84,6 +86,7 @@ export async function answerQuestion(
 ): Promise<EngineAnswer> {
   const fromKnowledge =
     (input.asker && (await ownTasks(context.db, input.question, input.asker, input.scope))) ||
+    (await knowledgeList(context.db, input.question, input.scope, context.clock.now())) ||
     (await meetingOverview(context.db, input.question, input.scope));
   if (fromKnowledge) return fromKnowledge;
   const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');

@@ -48,7 +48,7 @@ function QuestionAnswer() {
         'What was decided in this meeting?',
         'What are the action items from this meeting?',
       ]
-    : ['What happened in the last meeting?', 'What are my action items?'];
+    : ['What happened in the last meeting?', 'What are the open questions?', 'What are my action items?'];
 
   return (
     <section className="panel" aria-labelledby="ask-heading">
