@@ -155,6 +155,11 @@ describe('the seeded demo, on first contact', () => {
     expect(last.answer).toMatch(
       /^“Weekly product sync — January 19” \(January 19\): Maya Chen said: Decision: they announce it, a changelog entry plus a one-time tooltip\. \[1\]/,
     );
+    const attended = await ask('Who attended the design review?');
+    expect(attended.answer).toBe(
+      'In “Design review: onboarding and the setup checklist” (January 8), 3 people spoke, most talk first: ' +
+        'Priya Raman (12 turns, 57 % of the talk) [1]; Maya Chen (7 turns, 27 % of the talk) [2]; Jonas Weber (6 turns, 16 % of the talk) [3].',
+    );
     const first = await ask('What was decided in the first weekly sync?');
     expect(first.answer).toMatch(
       /^In “Weekly product sync — January 5” \(January 5\): Maya Chen said: Decision: search v2 ships behind a feature flag on January 30/,

@@ -175,6 +175,39 @@ describe('POST /ai/qa about one meeting as a whole', () => {
     expect(otherDay.answer).not.toMatch(/^“/);
   });
 
+  it('answers who attended from who speaks in its transcript, most talk first, knowledge ready or not', async () => {
+    const body = await ask(alice, { question: 'Who attended the design review?' });
+    expect(body.answer).toBe(
+      'In “Design review: onboarding” (January 8), 3 people spoke, most talk first: ' +
+        'Alice (3 turns, 45 % of the talk) [1]; Bob (2 turns, 35 % of the talk) [2]; Carol (1 turn, 20 % of the talk) [3].',
+    );
+    // Each cited at the first thing they said.
+    expect(body.citations.map((citation) => [citation.videoId, citation.start, citation.speaker])).toEqual([
+      [ids.review, 0, 'Alice'],
+      [ids.review, 8, 'Bob'],
+      [ids.review, 31, 'Carol'],
+    ]);
+    expect(body.citations[2]?.quote).toBe(
+      'The battery life of the remote control prototype is still too short for the demo.',
+    );
+    const { db } = ctx().database;
+    await db.update(videoKnowledge).set({ status: 'failed' }).where(eq(videoKnowledge.videoId, ids.syncJan5));
+    try {
+      const first = await ask(alice, { question: 'Who was in the first weekly sync?' });
+      expect(first.answer).toMatch(
+        /^In “Weekly sync — January 5” \(January 5\), 3 people spoke, most talk first: Alice /,
+      );
+    } finally {
+      await db
+        .update(videoKnowledge)
+        .set({ status: 'ready' })
+        .where(eq(videoKnowledge.videoId, ids.syncJan5));
+    }
+    // Otto's organization has no design review.
+    const ottos = await ask(otto, { question: 'Who attended the design review?' });
+    expect(ottos.answer).not.toMatch(/Design review/);
+  });
+
   it('reads "this meeting" as the one meeting asked about, and not across many', async () => {
     const scoped = await ask(alice, { question: 'Summarize this meeting.', videoIds: [ids.syncJan5] });
     expect(scoped.answer).toMatch(/^“Weekly sync — January 5” \(January 5\): /);

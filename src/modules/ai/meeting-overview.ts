@@ -6,6 +6,7 @@ import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.t
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
 import { citationList, LISTED, listed, taskLine } from './knowledge-answers.ts';
+import { meetingParticipants } from './meeting-participants.ts';
 import { type MeetingQuestion, meetingQuestion } from './meeting-questions.ts';
 import { introduced, reportedSpeech } from './reported-speech.ts';
 import { ended, tidySpeech } from './sentences.ts';
@@ -13,7 +14,8 @@ import { ended, tidySpeech } from './sentences.ts';
 /**
  * A question about one meeting as a whole (meeting-questions.ts) is answered from what knowledge
  * extraction made of that meeting — its summary, decisions, action items and open questions, each
- * cited at its moment — in the order they were said. The engine that extracted them is the one
+ * cited at its moment — in the order they were said; who attended, from who speaks in its transcript
+ * (meeting-participants.ts). The engine that extracted them is the one
  * configured, so nothing is asked of it twice. A meeting whose knowledge is not ready, or whose
  * name matches no meeting in scope, is left to retrieval.
  */
@@ -71,7 +73,8 @@ async function namedMeeting(db: Db, asked: MeetingQuestion, scope: RetrievalScop
     order by "heldAt" ${asked.which === 'earliest' ? sql`asc` : sql`desc`}, v.id
     limit 1`);
   const meeting = rows[0];
-  if (meeting?.status !== 'ready') return null;
+  // Who spoke is read from the transcript; everything else from extracted knowledge.
+  if (!meeting || (asked.focus !== 'participants' && meeting.status !== 'ready')) return null;
   if (conditions.length === 0 && asked.which === null && meeting.named > 1) return null;
   const { status: _status, ...found } = meeting;
   return { ...found, heldAt: new Date(meeting.heldAt) };
@@ -117,14 +120,19 @@ function tasks(
   return listed(items, (item) => `${taskLine(item, day)} ${cite(item)}`, '; ', max);
 }
 
+/** "“Weekly product sync — January 19” (January 19; the latest of 3 meetings so named)". */
+function headingOf(meeting: Meeting, asked: MeetingQuestion, day: (date: Date) => string) {
+  const ofMany =
+    asked.which === null && meeting.named > 1 ? `; the latest of ${meeting.named} meetings so named` : '';
+  return `“${meeting.title}” (${day(meeting.heldAt)}${ofMany})`;
+}
+
 function compose(meeting: Meeting, asked: MeetingQuestion, items: Item[]): EngineAnswer {
   const dueDates = items.flatMap((item) => (item.dueDate ? [new Date(item.dueDate)] : []));
   const day = dayWriter([meeting.heldAt, ...dueDates]);
   const { citations, cite: citeIn } = citationList();
   const cite = (quote: KnowledgeQuote) => citeIn(meeting, quote);
-  const ofMany =
-    asked.which === null && meeting.named > 1 ? `; the latest of ${meeting.named} meetings so named` : '';
-  const heading = `“${meeting.title}” (${day(meeting.heldAt)}${ofMany})`;
+  const heading = headingOf(meeting, asked, day);
   const decisions = items.filter((item) => item.kind === 'decision');
   const actions = items.filter((item) => item.kind === 'action_item');
   const answer = (text: string) => ({ answer: text, answered: true, confidence: 1, citations });
@@ -174,6 +182,8 @@ export async function meetingOverview(
   if (!asked) return null;
   const meeting = await namedMeeting(db, asked, scope);
   if (!meeting) return null;
+  if (asked.focus === 'participants')
+    return meetingParticipants(db, meeting, headingOf(meeting, asked, dayWriter([meeting.heldAt])));
   const items = await itemsOf(db, meeting.id, asked.focus);
   if (asked.focus === 'overview' && meeting.summary.length === 0 && items.length === 0) return null;
   return compose(meeting, asked, items);

@@ -51,6 +51,18 @@ describe('meetingQuestion', () => {
       'Next steps from the design review?',
       { focus: 'actions', name: 'design review', which: null, day: null },
     ],
+    [
+      'Who attended the design review?',
+      { focus: 'participants', name: 'design review', which: null, day: null },
+    ],
+    [
+      'Who was in the last weekly sync?',
+      { focus: 'participants', name: 'weekly sync', which: 'latest', day: null },
+    ],
+    [
+      'Who were the participants of the Northwind call?',
+      { focus: 'participants', name: 'Northwind', which: null, day: null },
+    ],
   ])('reads "%s" as a question about a meeting', (question, expected) => {
     expect(meetingQuestion(question)).toEqual(expected);
   });

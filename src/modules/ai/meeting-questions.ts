@@ -1,15 +1,16 @@
 /**
  * Questions about one meeting as a whole: "What happened at the design review?", "Summarize this
  * call", "What did we decide in the last weekly sync?", "What are the action items from the
- * Northwind call?". Their words name a meeting, not what was said in it, so retrieval by those
- * words finds the other meetings that mention it. This reads what such a question asks for and how
- * it names the meeting; meeting-overview.ts finds the meeting and answers from its knowledge.
+ * Northwind call?", "Who attended the design review?". Their words name a meeting, not what was
+ * said in it, so retrieval by those words finds the other meetings that mention it. This reads
+ * what such a question asks for and how it names the meeting; meeting-overview.ts finds the
+ * meeting and answers from its knowledge (who attended: from its transcript).
  */
 
 import * as chrono from 'chrono-node';
 
-/** What the question asks of the meeting: all of it, its decisions, or its action items. */
-export type MeetingFocus = 'overview' | 'decisions' | 'actions';
+/** What the question asks of the meeting: all of it, its decisions, its action items, or who spoke. */
+export type MeetingFocus = 'overview' | 'decisions' | 'actions' | 'participants';
 
 export type MeetingQuestion = {
   focus: MeetingFocus;
@@ -71,6 +72,14 @@ const PHRASINGS: Array<[RegExp, MeetingFocus]> = [
     'actions',
   ],
   [/^who (?:has|owns|took on) what (?:after|from) (.+)$/i, 'actions'],
+  [
+    /^who (?:attended|was at|was in|were at|were in|joined|participated in|took part in|was present at|came to|spoke (?:at|in|during))\s+(.+)$/i,
+    'participants',
+  ],
+  [
+    /^who (?:were|are|was) the (?:participants|attendees|people|speakers) (?:of|in|at)\s+(.+)$/i,
+    'participants',
+  ],
 ];
 
 /**
