@@ -200,6 +200,16 @@ describe('the seeded demo, on first contact', () => {
     );
   });
 
+  it('answers "who is" a speaker with where they speak and what they own', async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
+    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    const sam = await ask('Who is Sam?');
+    expect(sam.answer).toBe(
+      'Sam Whitfield speaks in one meeting here: “Customer call: Northwind quarterly check-in” (January 15; 10 turns) [1]. ' +
+        'Action items they own, soonest due first: by January 30: “Sam checks the legal requirements for export, speaker names and timestamps, by January 30.” [2].',
+    );
+  });
+
   it('answers "what are my action items?" with the asker\'s own, soonest due first', async () => {
     const mine = await ask('What are my action items?');
     expect(mine.answer).toMatch(

@@ -19,6 +19,7 @@ import { followUpQuestions } from './follow-ups.ts';
 import { knowledgeList } from './knowledge-lists.ts';
 import { meetingOverview } from './meeting-overview.ts';
 import { ownTasks } from './own-tasks.ts';
+import { whoIs } from './people.ts';
 import type { AnswerView, QaInput } from './schemas.ts';
 import { resolveAiScope } from './scope.ts';
 
@@ -65,8 +66,8 @@ const normalized = (question: string) =>
 
 /**
  * A question about the asker's own tasks (own-tasks.ts), asking for the decisions, open questions
- * or action items of the scope (knowledge-lists.ts), or about one meeting as a whole
- * (meeting-overview.ts) is answered from stored knowledge. Otherwise: retrieval over the scope, then the engine answers from those stretches only, citing each claim,
+ * or action items of the scope (knowledge-lists.ts), who a speaker is (people.ts), or about one
+ * meeting as a whole (meeting-overview.ts) is answered from stored knowledge and transcripts. Otherwise: retrieval over the scope, then the engine answers from those stretches only, citing each claim,
  * its sources numbered in the order the answer cites them. When the words of the question are
  * all there is to go on (no embedding model), a scope whose best stretch says too little of what
  * the question is about answers "I don't know" without asking the engine. `earlier` — the
@@ -87,6 +88,7 @@ export async function answerQuestion(
   const fromKnowledge =
     (input.asker && (await ownTasks(context.db, input.question, input.asker, input.scope))) ||
     (await knowledgeList(context.db, input.question, input.scope, context.clock.now())) ||
+    (await whoIs(context.db, input.question, input.scope)) ||
     (await meetingOverview(context.db, input.question, input.scope));
   if (fromKnowledge) return fromKnowledge;
   const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');

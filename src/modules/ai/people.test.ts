@@ -1,0 +1,118 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.ts';
+import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { insertKnowledge, waitForKnowledge } from '../../../test/helpers/knowledge.ts';
+import { requester } from '../../../test/helpers/requests.ts';
+import { knowledgeItems } from '../../db/schema/index.ts';
+
+type Answer = {
+  answer: string;
+  answered: boolean;
+  citations: Array<{ source: number; videoId: string; start: number; speaker: string | null; quote: string }>;
+};
+
+/** WebVTT of `[speaker, text]` turns, ten seconds each. */
+const vtt = (turns: Array<[string, string]>) =>
+  `WEBVTT\n\n${turns
+    .map(
+      ([speaker, text], at) =>
+        `00:00:${String(at * 10).padStart(2, '0')}.000 --> 00:00:${String(at * 10 + 9).padStart(2, '0')}.000\n<v ${speaker}>${text}`,
+    )
+    .join('\n\n')}\n`;
+
+describe('POST /ai/qa: "who is <name>?"', () => {
+  const ctx = useTestApp();
+  const request = requester(ctx);
+  let alice: SignedUpUser;
+  let otto: SignedUpUser;
+  let kickoffId: string;
+  let reviewId: string;
+
+  const ask = async (user: SignedUpUser, question: string) => {
+    const response = await request(user, 'POST', '/ai/qa', { question });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as Answer;
+  };
+  const meeting = async (
+    user: SignedUpUser,
+    title: string,
+    recordedAt: string,
+    turns: Array<[string, string]>,
+  ) => {
+    const response = await request(user, 'POST', '/videos', {
+      organizationId: user.organizationId,
+      title,
+      recordedAt,
+      duration: '1:00',
+      transcript: vtt(turns),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const id = response.json().id as string;
+    await waitForKnowledge(ctx().database.db, id);
+    await ctx().database.db.delete(knowledgeItems).where(eq(knowledgeItems.videoId, id));
+    return id;
+  };
+
+  beforeAll(async () => {
+    alice = await signUpUser(ctx().app, { name: 'Alice Martin' });
+    otto = await signUpUser(ctx().app, { name: 'Otto' });
+    kickoffId = await meeting(alice, 'Kickoff', '2026-01-05T09:00:00Z', [
+      ['Alice Martin', 'Welcome to the kickoff of the billing project.'],
+      ['Bob Stone', 'Thanks. I lead the payments team and I will own the invoices.'],
+      ['Bob Stone', 'I send the invoice mockups by Friday.'],
+    ]);
+    reviewId = await meeting(alice, 'Design review', '2026-01-12T09:00:00Z', [
+      ['Alice Wong', 'The mockups look good to me.'],
+      ['Alice Martin', 'Agreed, let us ship them.'],
+    ]);
+    await insertKnowledge(
+      ctx().database.db,
+      { id: kickoffId, organizationId: alice.organizationId },
+      {
+        items: [
+          {
+            kind: 'action_item',
+            start: 20,
+            end: 29,
+            speaker: 'Bob Stone',
+            owner: 'Bob Stone',
+            dueDate: '2026-01-09',
+            text: 'I send the invoice mockups by Friday.',
+          },
+        ],
+      },
+    );
+    await meeting(otto, "Otto's sync", '2026-01-20T09:00:00Z', [
+      ['Bob Stone', 'Otto’s Bob, on another team.'],
+    ]);
+  });
+
+  it('says where a speaker named by a first name no one else has speaks, and the tasks they own, each cited', async () => {
+    const body = await ask(alice, 'Who is Bob?');
+    expect(body).toMatchObject({ answered: true });
+    expect(body.answer).toBe(
+      'Bob Stone speaks in one meeting here: “Kickoff” (January 5; 2 turns) [1]. ' +
+        'Action items they own, soonest due first: by January 9: “I send the invoice mockups by Friday.” [2].',
+    );
+    expect(body.citations.map((citation) => [citation.videoId, citation.start, citation.quote])).toEqual([
+      [kickoffId, 10, 'Thanks. I lead the payments team and I will own the invoices.'],
+      [kickoffId, 20, 'I send the invoice mockups by Friday.'],
+    ]);
+  });
+
+  it('reads a whole name, lists meetings latest first, and leaves a first name two speakers share to retrieval', async () => {
+    const body = await ask(alice, "Who's Alice Martin?");
+    expect(body.answer).toBe(
+      'Alice Martin speaks in 2 meetings here, latest first: “Design review” (January 12; 1 turn) [1]; “Kickoff” (January 5; 1 turn) [2].',
+    );
+    expect(body.citations.map((citation) => citation.videoId)).toEqual([reviewId, kickoffId]);
+    expect((await ask(alice, 'Who is Alice?')).answer).not.toMatch(/speaks in/);
+    expect((await ask(alice, 'Who is Zed?')).answer).not.toMatch(/speaks in/);
+  });
+
+  it("keeps to the asker's organization", async () => {
+    const body = await ask(otto, 'Who is Bob Stone?');
+    expect(body.answer).toBe("Bob Stone speaks in one meeting here: “Otto's sync” (January 20; 1 turn) [1].");
+  });
+});

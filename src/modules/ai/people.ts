@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
+import { dayWriter } from './answer-timeline.ts';
+import type { EngineAnswer } from './engine.ts';
+import { citationList, listed, taskQuote } from './knowledge-answers.ts';
+
+/**
+ * "Who is Sam?", "Who's Priya Raman?": a person named by a speaker's name in the scope — whole,
+ * or by a first name no other speaker has — is answered with where they speak (the meetings,
+ * latest first, each cited at the first thing they said there) and the action items they own.
+ * Retrieval by the name found whatever greets them ("Thanks for making time, Sam.").
+ */
+
+const ASKS_WHO = /^\s*[Ww]ho(?:'s|’s| is| was)\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)\s*\??\s*$/u;
+
+/** Meetings an answer names; the rest are counted. */
+const LISTED_MEETINGS = 5;
+
+type Spoken = {
+  speaker: string;
+  videoId: string;
+  videoTitle: string;
+  heldAt: string | Date;
+  turns: number;
+  start: number;
+  end: number;
+  text: string;
+};
+
+/** The speaker the name stands for: a speaker's whole name, or a first name only one speaker has. */
+function speakerNamed(name: string, speakers: string[]): string | null {
+  const asked = name.toLowerCase();
+  const whole = speakers.find((speaker) => speaker.toLowerCase() === asked);
+  if (whole) return whole;
+  const byFirst = speakers.filter((speaker) => speaker.toLowerCase().split(/\s+/)[0] === asked);
+  return byFirst.length === 1 ? (byFirst[0] as string) : null;
+}
+
+/** The answer to "who is <name>?"; null when the question is not one, or names no speaker in scope. */
+export async function whoIs(db: Db, question: string, scope: RetrievalScope): Promise<EngineAnswer | null> {
+  const name = question.match(ASKS_WHO)?.[1];
+  if (!name) return null;
+  const { rows } = await db.execute<Spoken>(sql`
+    select coalesce(sp.name, s.speaker_label) as speaker, v.id as "videoId", v.title as "videoTitle",
+      coalesce(v.recorded_at, v.created_at) as "heldAt", count(*)::int as turns,
+      (array_agg(s.start_seconds order by s.index))[1] as start,
+      (array_agg(s.end_seconds order by s.index))[1] as "end",
+      (array_agg(s.text order by s.index))[1] as text
+    from transcript_segments s join videos v on v.id = s.video_id left join speakers sp on sp.id = s.speaker_id
+    where ${videoScopeConditions(scope)} and coalesce(sp.name, s.speaker_label) is not null
+    group by 1, v.id
+    order by "heldAt" desc, v.id`);
+  const speaker = speakerNamed(name, [...new Set(rows.map((row) => row.speaker))]);
+  if (!speaker) return null;
+  const meetings = rows
+    .filter((row) => row.speaker === speaker)
+    .map((row) => ({ ...row, heldAt: new Date(row.heldAt) }));
+  const { rows: tasks } = await db.execute<{
+    text: string;
+    start: number;
+    end: number;
+    speaker: string | null;
+    dueDate: string | null;
+    videoId: string;
+    videoTitle: string;
+    heldAt: string | Date;
+  }>(sql`
+    select i.text, i.start, i."end", i.speaker, to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
+      v.id as "videoId", v.title as "videoTitle", coalesce(v.recorded_at, v.created_at) as "heldAt"
+    from knowledge_items i join videos v on v.id = i.video_id
+    where i.kind = 'action_item' and ${videoScopeConditions(scope)} and lower(trim(i.owner)) = lower(${speaker})
+    order by i.due_date nulls last, "heldAt" desc, i.start`);
+  const dated = tasks.map((task) => ({ ...task, heldAt: new Date(task.heldAt) }));
+  const day = dayWriter([
+    ...meetings.map((meeting) => meeting.heldAt),
+    ...dated.flatMap((task) => (task.dueDate ? [new Date(task.dueDate)] : [])),
+  ]);
+  const { citations, cite } = citationList();
+  const where = listed(
+    meetings,
+    (meeting) =>
+      `“${meeting.videoTitle}” (${day(meeting.heldAt)}; ${meeting.turns} ${meeting.turns === 1 ? 'turn' : 'turns'}) ${cite(
+        { id: meeting.videoId, title: meeting.videoTitle, heldAt: meeting.heldAt },
+        { ...meeting, speaker },
+      )}`,
+    '; ',
+    LISTED_MEETINGS,
+  );
+  const count = meetings.length === 1 ? 'one meeting' : `${meetings.length} meetings`;
+  const owned =
+    dated.length === 0
+      ? ''
+      : ` Action items they own, soonest due first: ${listed(
+          dated,
+          (task) =>
+            `${task.dueDate ? `by ${day(new Date(task.dueDate))}` : 'no due date'}: ${taskQuote(task.text)} ${cite(
+              { id: task.videoId, title: task.videoTitle, heldAt: task.heldAt },
+              task,
+            )}`,
+          '; ',
+        )}.`;
+  return {
+    answer: `${speaker} speaks in ${count} here${meetings.length > 1 ? ', latest first' : ''}: ${where}.${owned}`,
+    answered: true,
+    confidence: 1,
+    citations,
+  };
+}
