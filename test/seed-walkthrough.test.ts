@@ -194,6 +194,10 @@ describe('the seeded demo, on first contact', () => {
       /^Questions left open, latest meeting first: On January 21, in “Engineering discussion: moving transcripts to a job queue”: Daniel Okafor asked “Open question: do we also move the search index updates into the same job/,
     );
     expect(open.answer).not.toMatch(/How are things going|When did we understand/);
+    const status = await ask('What is the status of search v2?');
+    expect(status.answer).toMatch(
+      /^The latest on search v2, latest meeting first: On January 12, in “Weekly product sync — January 12”: Maya Chen: “Then the decision changes\. Search v2 moves to February 13, .*\[1\]\. On January 5, in “Weekly product sync — January 5”: Maya Chen: “Good\. So, decision: search v2 ships behind a feature flag on January 30/,
+    );
     const january12 = await ask('What did we decide on January 12?');
     expect(january12.answer).toMatch(
       /^Decisions in the meetings held on January 12, latest meeting first: On January 12, in “Weekly product sync — January 12”: Maya Chen: “Then the decision changes\. Search v2 moves to February 13/,

@@ -136,6 +136,24 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
     expect(matter.answer).not.toMatch(/^Decisions/);
   });
 
+  it('answers "what is the status of <matter>?" with what names it, latest meeting first, of every kind', async () => {
+    const beta = await ask(alice, { question: "What's the status of the beta?" });
+    expect(beta.answer).toMatch(
+      /^The latest on the beta, latest meeting first: On .+, in “Sprint sync”: Alice Martin: “We decided to drop the beta\.” \[1\]\.$/,
+    );
+    const contract = await ask(alice, { question: 'Any update on the vendor contract?' });
+    expect(contract.answer).toMatch(
+      /in “Sprint sync”: Bob Stone asked “Who signs the contract with the vendor\?” \[1\]\.$/,
+    );
+    const room = await ask(alice, { question: 'Where are we with the room?' });
+    expect(room.answer).toMatch(
+      /in “Sprint sync”: Action item: Bob Stone: “Bob books the room by Monday\.” \[1\]\.$/,
+    );
+    // Nothing stored names it: retrieval answers (and finds no transcript here).
+    const moon = await ask(alice, { question: 'What is the status of the moon base?' });
+    expect(moon.answered).toBe(false);
+  });
+
   it('answers in chat as in QA', async () => {
     const response = await request(alice, 'POST', '/chat/conversations', {
       message: 'What are the open questions?',

@@ -4,7 +4,13 @@ import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.t
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
 import { citationList, type QuotedMeeting, taskLine } from './knowledge-answers.ts';
-import { type HeldWindow, type KnowledgeListQuestion, knowledgeListQuestion } from './list-questions.ts';
+import {
+  type HeldWindow,
+  type KnowledgeListQuestion,
+  knowledgeListQuestion,
+  type ListedKind,
+  statusMatter,
+} from './list-questions.ts';
 import { tidySpeech } from './sentences.ts';
 
 /**
@@ -12,13 +18,16 @@ import { tidySpeech } from './sentences.ts';
  * (list-questions.ts) is answered from stored knowledge: the items of the meetings in scope held
  * in the days it names, latest meeting first, in the order said within each, each cited at its
  * moment. With no days named and nothing stored, retrieval answers (the words may still be said);
- * with days named, an empty list is the answer, and says which days it looked at.
+ * with days named, an empty list is the answer, and says which days it looked at. A question for
+ * the status of a matter gets the decisions, action items and open questions that name it, latest
+ * first: the latest state leads, and what it replaced follows.
  */
 
 /** Items an answer lists; the rest are counted. */
 const LISTED_ITEMS = 8;
 
 type Item = {
+  kind: ListedKind;
   text: string;
   start: number;
   end: number;
@@ -54,18 +63,64 @@ function daysSaid(window: HeldWindow) {
 
 /**
  * How an item is written in the list, before its citation; who said it is named when it changes
- * (`speakerBefore`: the previous item's in the same meeting).
+ * (`speakerBefore`: the previous item's in the same meeting). In a list of several kinds, an
+ * action item says it is one.
  */
-function line(
-  kind: KnowledgeListQuestion['kind'],
-  item: Item,
-  day: (date: Date) => string,
-  speakerBefore?: string | null,
-) {
-  if (kind === 'action_item') return taskLine(item, day);
+function line(item: Item, day: (date: Date) => string, mixed: boolean, speakerBefore?: string | null) {
+  if (item.kind === 'action_item') return `${mixed ? 'Action item: ' : ''}${taskLine(item, day)}`;
   const quoted = `“${tidySpeech(item.text)}”`;
   if (!item.speaker || item.speaker === speakerBefore) return quoted;
-  return kind === 'question' ? `${item.speaker} asked ${quoted}` : `${item.speaker}: ${quoted}`;
+  return item.kind === 'question' ? `${item.speaker} asked ${quoted}` : `${item.speaker}: ${quoted}`;
+}
+
+/**
+ * The items of `kinds` in the scope's meetings held in `window` whose words say every content word
+ * of `matter`, latest meeting first, up to LISTED_ITEMS (each row says how many there are in all);
+ * questions only when no reply answered them.
+ */
+async function itemsOf(
+  db: Db,
+  scope: RetrievalScope,
+  { kinds, window, matter }: { kinds: ListedKind[]; window: HeldWindow | null; matter: string | null },
+) {
+  const { rows } = await db.execute<Item>(sql`
+    select i.kind, i.text, i.start, i."end", i.speaker, i.owner, to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
+      v.id as "videoId", v.title as "videoTitle", coalesce(v.recorded_at, v.created_at) as "heldAt",
+      count(*) over ()::int as total
+    from knowledge_items i join videos v on v.id = i.video_id
+    where i.kind = any(${sql.param(kinds)}::text[]) and ${videoScopeConditions(scope)} and ${heldIn(window)}
+      and (i.kind <> 'question' or i.answered is not true)
+      ${matter === null ? sql`` : sql`and to_tsvector('english', i.text) @@ plainto_tsquery('english', ${matter})`}
+    order by "heldAt" desc, v.id, i.start
+    limit ${LISTED_ITEMS}`);
+  return rows.map((row) => ({ ...row, heldAt: new Date(row.heldAt) }));
+}
+
+/** The items, one part per meeting, latest first ("On January 19, in “Weekly product sync”: …"), cited. */
+function written(heading: string, items: Array<Item & { heldAt: Date }>, mixed: boolean): EngineAnswer {
+  const day = dayWriter(
+    items.flatMap((item) => [item.heldAt, ...(item.dueDate ? [new Date(item.dueDate)] : [])]),
+  );
+  const { citations, cite } = citationList();
+  const meetings: Array<{ meeting: QuotedMeeting; items: typeof items }> = [];
+  for (const item of items) {
+    const last = meetings.at(-1);
+    if (last?.meeting.id === item.videoId) last.items.push(item);
+    else
+      meetings.push({
+        meeting: { id: item.videoId, title: item.videoTitle, heldAt: item.heldAt },
+        items: [item],
+      });
+  }
+  const parts = meetings.map(
+    ({ meeting, items: said }) =>
+      `On ${day(meeting.heldAt)}, in “${meeting.title}”: ${said
+        .map((item, at) => `${line(item, day, mixed, said[at - 1]?.speaker)} ${cite(meeting, item)}`)
+        .join('; ')}.`,
+  );
+  const total = items[0]?.total ?? 0;
+  const more = total > items.length ? ` And ${total - items.length} more.` : '';
+  return { answer: `${heading} ${parts.join(' ')}${more}`, answered: true, confidence: 1, citations };
 }
 
 /**
@@ -81,18 +136,9 @@ export async function knowledgeList(
   const asked = knowledgeListQuestion(question, now);
   if (!asked) return null;
   const { kind, window } = asked;
-  const { rows } = await db.execute<Item>(sql`
-    select i.text, i.start, i."end", i.speaker, i.owner, to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
-      v.id as "videoId", v.title as "videoTitle", coalesce(v.recorded_at, v.created_at) as "heldAt",
-      count(*) over ()::int as total
-    from knowledge_items i join videos v on v.id = i.video_id
-    where i.kind = ${kind} and ${videoScopeConditions(scope)} and ${heldIn(window)}
-      ${kind === 'question' ? sql`and i.answered is not true` : sql``}
-    order by "heldAt" desc, v.id, i.start
-    limit ${LISTED_ITEMS}`);
+  const items = await itemsOf(db, scope, { kinds: [kind], window, matter: null });
   const names = NAMES[kind];
-  const total = rows[0]?.total ?? 0;
-  if (total === 0) {
+  if (items.length === 0) {
     if (!window) return null;
     const { rows: held } = await db.execute<{ meetings: number }>(sql`
       select count(*)::int as meetings from videos v where ${videoScopeConditions(scope)} and ${heldIn(window)}`);
@@ -103,29 +149,26 @@ export async function knowledgeList(
         : `No ${names.one} was recorded in the ${meetings === 1 ? 'meeting' : `${meetings} meetings`} held ${daysSaid(window)}.`;
     return { answer, answered: true, confidence: 1, citations: [] };
   }
-  const items = rows.map((row) => ({ ...row, heldAt: new Date(row.heldAt) }));
-  const day = dayWriter(
-    items.flatMap((item) => [item.heldAt, ...(item.dueDate ? [new Date(item.dueDate)] : [])]),
-  );
-  const { citations, cite } = citationList();
-  // One part per meeting, latest first: "On January 19, in “Weekly product sync”: …".
-  const meetings: Array<{ meeting: QuotedMeeting; items: typeof items }> = [];
-  for (const item of items) {
-    const last = meetings.at(-1);
-    if (last?.meeting.id === item.videoId) last.items.push(item);
-    else
-      meetings.push({
-        meeting: { id: item.videoId, title: item.videoTitle, heldAt: item.heldAt },
-        items: [item],
-      });
-  }
-  const parts = meetings.map(
-    ({ meeting, items: said }) =>
-      `On ${day(meeting.heldAt)}, in “${meeting.title}”: ${said
-        .map((item, at) => `${line(kind, item, day, said[at - 1]?.speaker)} ${cite(meeting, item)}`)
-        .join('; ')}.`,
-  );
-  const more = total > items.length ? ` And ${total - items.length} more.` : '';
-  const heading = `${names.plural}${window ? ` in the meetings held ${daysSaid(window)}` : ''}, latest meeting first:`;
-  return { answer: `${heading} ${parts.join(' ')}${more}`, answered: true, confidence: 1, citations };
+  const held = window ? ` in the meetings held ${daysSaid(window)}` : '';
+  return written(`${names.plural}${held}, latest meeting first:`, items, false);
+}
+
+/**
+ * The answer to "what's the status of <matter>?": the decisions, action items and open questions
+ * that name it, latest meeting first; null when the question is not one or nothing stored names it.
+ */
+export async function matterStatus(
+  db: Db,
+  question: string,
+  scope: RetrievalScope,
+): Promise<EngineAnswer | null> {
+  const matter = statusMatter(question);
+  if (!matter) return null;
+  const items = await itemsOf(db, scope, {
+    kinds: ['decision', 'action_item', 'question'],
+    window: null,
+    matter,
+  });
+  if (items.length === 0) return null;
+  return written(`The latest on ${matter}, latest meeting first:`, items, true);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heldWindow, knowledgeListQuestion } from './list-questions.ts';
+import { heldWindow, knowledgeListQuestion, statusMatter } from './list-questions.ts';
 
 /** A Friday. */
 const NOW = new Date('2026-11-27T12:00:00Z');
@@ -93,5 +93,17 @@ describe('questions that ask for a list of decisions, open questions or action i
       window: { said: 'since January 12' },
     });
     expect(knowledgeListQuestion('What did we decide about pricing in January?', NOW)).toBeNull();
+  });
+
+  it.each([
+    ["What's the status of search v2?", 'search v2'],
+    ['What is the latest on the night batch?', 'the night batch'],
+    ['Where are we with the checklist', 'the checklist'],
+    ['Any update on SAML?', 'SAML'],
+    ['Give me an update on the Northwind renewal.', 'the Northwind renewal'],
+    ['What did we decide about search v2?', null],
+    ['Status page: who updates it?', null],
+  ])('reads the matter of a status question: %s', (question, matter) => {
+    expect(statusMatter(question)).toBe(matter);
   });
 });

@@ -106,6 +106,16 @@ export function heldWindow(question: string, now: Date): HeldWindow | null {
   return null;
 }
 
+/**
+ * "What's the status of search v2?", "Where are we with the night batch?", "Any update on the
+ * checklist?": the matter whose latest state the question asks for, as said; null when it asks
+ * something else.
+ */
+const ASKS_STATUS =
+  /^\s*(?:what(?:'s|’s| is) the (?:status|latest|progress|state) (?:of|on|with|for)|where (?:are we|do we stand|are things|do things stand) (?:with|on)|what(?:'s|’s| is) new (?:on|with)|any (?:news|updates?) (?:on|about)|(?:give me )?an? (?:status )?update on)\s+(.+?)[\s?.!]*$/i;
+
+export const statusMatter = (question: string) => question.match(ASKS_STATUS)?.[1] ?? null;
+
 /** The list the question asks for, or null when it asks about something in particular. */
 export function knowledgeListQuestion(question: string, now: Date): KnowledgeListQuestion | null {
   const kind = KINDS.find(([pattern]) => pattern.test(question))?.[1];

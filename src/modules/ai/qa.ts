@@ -16,7 +16,7 @@ import {
   numberedByAppearance,
 } from './engine.ts';
 import { followUpQuestions } from './follow-ups.ts';
-import { knowledgeList } from './knowledge-lists.ts';
+import { knowledgeList, matterStatus } from './knowledge-lists.ts';
 import { meetingOverview } from './meeting-overview.ts';
 import { ownTasks } from './own-tasks.ts';
 import { whoIs } from './people.ts';
@@ -88,6 +88,7 @@ export async function answerQuestion(
   const fromKnowledge =
     (input.asker && (await ownTasks(context.db, input.question, input.asker, input.scope))) ||
     (await knowledgeList(context.db, input.question, input.scope, context.clock.now())) ||
+    (await matterStatus(context.db, input.question, input.scope)) ||
     (await whoIs(context.db, input.question, input.scope)) ||
     (await meetingOverview(context.db, input.question, input.scope));
   if (fromKnowledge) return fromKnowledge;

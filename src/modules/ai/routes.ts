@@ -27,7 +27,8 @@ export const aiRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (a
           'and action items, found by the words of its title ("Who attended…?" from who speaks in its transcript); ' +
           '"What are my action items?" lists the caller\'s own; "Who is Sam?" says where that speaker speaks; ' +
           '"What did we decide last week?", "What are the open questions?" list the decisions, unanswered questions ' +
-          'or action items of the scope, latest meeting first, over the days named. ' +
+          'or action items of the scope, latest meeting first, over the days named; "What is the status of X?" ' +
+          'lists those that name X. ' +
           'Costs 1 AI credit; over budget → 429 `AI_BUDGET_EXCEEDED` with `Retry-After`. With ' +
           '`AI_PROVIDER=openai`, a failing provider answers 502 `AI_PROVIDER_ERROR` and nothing is charged.',
         security,
