@@ -214,6 +214,15 @@ describe('the seeded demo, on first contact', () => {
     );
   });
 
+  it('answers "what did Daniel commit to?" with the action items he owns, soonest due first', async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
+    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    const daniel = await ask('What did Daniel commit to?');
+    expect(daniel.answer).toMatch(
+      /^Daniel Okafor's action items, soonest due first: by January 16: “Daniel also separates the indexer's connection pool by January 16\.” \(“Weekly product sync — January 5”, January 5\) \[1\]; /,
+    );
+  });
+
   it('answers "what are my action items?" with the asker\'s own, soonest due first', async () => {
     const mine = await ask('What are my action items?');
     expect(mine.answer).toMatch(

@@ -39,16 +39,20 @@ type OwnTask = {
 const LISTED_TASKS = 8;
 
 /**
- * The answer to "what are my action items?" from stored knowledge; null when the question asks
- * something else. No task is an answer too: it says so.
+ * The action items owned by any of `owners` (matched in any case; a speaker linked to
+ * `linkedUserId` counts too) in the scope, soonest due first, written after `heading`; with none,
+ * `none`. Also answers "What did Daniel commit to?" (people.ts).
  */
-export async function ownTasks(
+export async function tasksOwnedBy(
   db: Db,
-  question: string,
-  asker: { id: string; name: string },
   scope: RetrievalScope,
-): Promise<EngineAnswer | null> {
-  if (!asksForOwnTasks(question)) return null;
+  {
+    owners,
+    linkedUserId,
+    heading,
+    none,
+  }: { owners: string[]; linkedUserId?: string; heading: string; none: string },
+): Promise<EngineAnswer> {
   const { rows } = await db.execute<OwnTask>(sql`
     select i.text, i.start, i."end", i.speaker, to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
       v.id as "videoId", v.title as "videoTitle", coalesce(v.recorded_at, v.created_at) as "heldAt",
@@ -56,22 +60,19 @@ export async function ownTasks(
     from knowledge_items i join videos v on v.id = i.video_id
     where i.kind = 'action_item' and ${videoScopeConditions(scope)}
       and lower(trim(i.owner)) in (
-        select lower(trim(${asker.name}))
-        union
+        select lower(trim(owner)) from unnest(${sql.param(owners)}::text[]) as owner
+        ${
+          linkedUserId
+            ? sql`union
         select sp.normalized_name from speakers sp
-        where sp.user_id = ${asker.id} and sp.organization_id = any(${sql.param(scope.organizationIds)}::uuid[])
+        where sp.user_id = ${linkedUserId} and sp.organization_id = any(${sql.param(scope.organizationIds)}::uuid[])`
+            : sql``
+        }
       )
     order by i.due_date nulls last, "heldAt" desc, i.start
     limit ${LISTED_TASKS}`);
   const total = rows[0]?.total ?? 0;
-  if (total === 0) {
-    return {
-      answer: `No action item in these meetings names you (${asker.name}) as its owner.`,
-      answered: true,
-      confidence: 1,
-      citations: [],
-    };
-  }
+  if (total === 0) return { answer: none, answered: true, confidence: 1, citations: [] };
   const tasks = rows.map((row) => ({ ...row, heldAt: new Date(row.heldAt) }));
   const day = dayWriter(
     tasks.flatMap((task) => [task.heldAt, ...(task.dueDate ? [new Date(task.dueDate)] : [])]),
@@ -85,10 +86,24 @@ export async function ownTasks(
     })
     .join('; ');
   const more = total > tasks.length ? `; and ${total - tasks.length} more` : '';
-  return {
-    answer: `Your action items (${asker.name}), soonest due first: ${written}${more}.`,
-    answered: true,
-    confidence: 1,
-    citations,
-  };
+  return { answer: `${heading} ${written}${more}.`, answered: true, confidence: 1, citations };
+}
+
+/**
+ * The answer to "what are my action items?" from stored knowledge; null when the question asks
+ * something else. No task is an answer too: it says so.
+ */
+export async function ownTasks(
+  db: Db,
+  question: string,
+  asker: { id: string; name: string },
+  scope: RetrievalScope,
+): Promise<EngineAnswer | null> {
+  if (!asksForOwnTasks(question)) return null;
+  return tasksOwnedBy(db, scope, {
+    owners: [asker.name],
+    linkedUserId: asker.id,
+    heading: `Your action items (${asker.name}), soonest due first:`,
+    none: `No action item in these meetings names you (${asker.name}) as its owner.`,
+  });
 }

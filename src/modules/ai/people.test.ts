@@ -111,8 +111,25 @@ describe('POST /ai/qa: "who is <name>?"', () => {
     expect((await ask(alice, 'Who is Zed?')).answer).not.toMatch(/speaks in/);
   });
 
+  it('lists the action items a person named owns: "what did Bob commit to?"', async () => {
+    const bob = await ask(alice, 'What did Bob commit to?');
+    expect(bob.answer).toBe(
+      "Bob Stone's action items, soonest due first: by January 9: “I send the invoice mockups by Friday.” (“Kickoff”, January 5) [1].",
+    );
+    expect(bob.citations.map((citation) => [citation.videoId, citation.start])).toEqual([[kickoffId, 20]]);
+    expect((await ask(alice, "What are Bob's tasks?")).answer).toMatch(/^Bob Stone's action items/);
+    expect((await ask(alice, 'What is Alice Martin working on?')).answer).toBe(
+      'No action item in these meetings names Alice Martin as its owner.',
+    );
+    expect((await ask(alice, 'What did Zed commit to?')).answer).not.toMatch(/action item/);
+  });
+
   it("keeps to the asker's organization", async () => {
     const body = await ask(otto, 'Who is Bob Stone?');
     expect(body.answer).toBe("Bob Stone speaks in one meeting here: “Otto's sync” (January 20; 1 turn) [1].");
+    // Alice's Bob owns a task; Otto's Bob does not.
+    expect((await ask(otto, 'What did Bob commit to?')).answer).toBe(
+      'No action item in these meetings names Bob Stone as its owner.',
+    );
   });
 });

@@ -4,15 +4,34 @@ import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.t
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
 import { citationList, listed, taskQuote } from './knowledge-answers.ts';
+import { tasksOwnedBy } from './own-tasks.ts';
 
 /**
  * "Who is Sam?", "Who's Priya Raman?": a person named by a speaker's name in the scope — whole,
  * or by a first name no other speaker has — is answered with where they speak (the meetings,
  * latest first, each cited at the first thing they said there) and the action items they own.
- * Retrieval by the name found whatever greets them ("Thanks for making time, Sam.").
+ * Retrieval by the name found whatever greets them ("Thanks for making time, Sam."). "What did
+ * Daniel commit to?" lists the action items that person owns, as "what are my action items?" does
+ * the asker's (own-tasks.ts).
  */
 
-const ASKS_WHO = /^\s*[Ww]ho(?:'s|’s| is| was)\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)\s*\??\s*$/u;
+const NAME = String.raw`(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)`;
+const ASKS_WHO = new RegExp(String.raw`^\s*[Ww]ho(?:'s|’s| is| was)\s+${NAME}\s*\??\s*$`, 'u');
+/** "What did Daniel commit to?", "What are Priya's action items?", "What is Tom working on?". */
+const ASKS_TASKS = [
+  new RegExp(
+    String.raw`^\s*[Ww]hat (?:did|does|has|will) ${NAME} (?:commit(?:ted)? to|take on|took on|sign(?:ed)? up for|promise[d]?|owe|(?:have|need) to do|agree(?:d)? to do)\b`,
+    'u',
+  ),
+  new RegExp(
+    String.raw`^\s*[Ww]hat (?:are|were) ${NAME}(?:'s|’s) (?:open )?(?:action items|tasks|to-?dos|next steps|assignments)\b`,
+    'u',
+  ),
+  new RegExp(
+    String.raw`^\s*[Ww]hat (?:is|was) ${NAME} (?:working on|responsible for|on the hook for)\b`,
+    'u',
+  ),
+];
 
 /** Meetings an answer names; the rest are counted. */
 const LISTED_MEETINGS = 5;
@@ -37,10 +56,8 @@ function speakerNamed(name: string, speakers: string[]): string | null {
   return byFirst.length === 1 ? (byFirst[0] as string) : null;
 }
 
-/** The answer to "who is <name>?"; null when the question is not one, or names no speaker in scope. */
-export async function whoIs(db: Db, question: string, scope: RetrievalScope): Promise<EngineAnswer | null> {
-  const name = question.match(ASKS_WHO)?.[1];
-  if (!name) return null;
+/** Each speaker's meetings in the scope, latest first, with their turns and the first thing they said. */
+async function spokenIn(db: Db, scope: RetrievalScope) {
   const { rows } = await db.execute<Spoken>(sql`
     select coalesce(sp.name, s.speaker_label) as speaker, v.id as "videoId", v.title as "videoTitle",
       coalesce(v.recorded_at, v.created_at) as "heldAt", count(*)::int as turns,
@@ -51,6 +68,14 @@ export async function whoIs(db: Db, question: string, scope: RetrievalScope): Pr
     where ${videoScopeConditions(scope)} and coalesce(sp.name, s.speaker_label) is not null
     group by 1, v.id
     order by "heldAt" desc, v.id`);
+  return rows;
+}
+
+/** The answer to "who is <name>?"; null when the question is not one, or names no speaker in scope. */
+export async function whoIs(db: Db, question: string, scope: RetrievalScope): Promise<EngineAnswer | null> {
+  const name = question.match(ASKS_WHO)?.[1];
+  if (!name) return null;
+  const rows = await spokenIn(db, scope);
   const speaker = speakerNamed(name, [...new Set(rows.map((row) => row.speaker))]);
   if (!speaker) return null;
   const meetings = rows
@@ -106,4 +131,29 @@ export async function whoIs(db: Db, question: string, scope: RetrievalScope): Pr
     confidence: 1,
     citations,
   };
+}
+
+/**
+ * The answer to "what did <name> commit to?": the action items owned by the person the name
+ * stands for (a speaker or an owner in the scope: whole, or a first name only one has); null when
+ * the question is not one or names no one here.
+ */
+export async function personTasks(
+  db: Db,
+  question: string,
+  scope: RetrievalScope,
+): Promise<EngineAnswer | null> {
+  const name = ASKS_TASKS.map((pattern) => question.match(pattern)?.[1]).find(Boolean);
+  if (!name) return null;
+  const { rows: owners } = await db.execute<{ owner: string }>(sql`
+    select distinct i.owner from knowledge_items i join videos v on v.id = i.video_id
+    where i.kind = 'action_item' and i.owner is not null and ${videoScopeConditions(scope)}`);
+  const speakers = (await spokenIn(db, scope)).map((row) => row.speaker);
+  const person = speakerNamed(name, [...new Set([...speakers, ...owners.map((row) => row.owner)])]);
+  if (!person) return null;
+  return tasksOwnedBy(db, scope, {
+    owners: [person],
+    heading: `${person}'s action items, soonest due first:`,
+    none: `No action item in these meetings names ${person} as its owner.`,
+  });
 }

@@ -19,7 +19,7 @@ import { followUpQuestions } from './follow-ups.ts';
 import { knowledgeList, matterStatus } from './knowledge-lists.ts';
 import { meetingOverview } from './meeting-overview.ts';
 import { ownTasks } from './own-tasks.ts';
-import { whoIs } from './people.ts';
+import { personTasks, whoIs } from './people.ts';
 import type { AnswerView, QaInput } from './schemas.ts';
 import { resolveAiScope } from './scope.ts';
 
@@ -90,6 +90,7 @@ export async function answerQuestion(
     (await knowledgeList(context.db, input.question, input.scope, context.clock.now())) ||
     (await matterStatus(context.db, input.question, input.scope)) ||
     (await whoIs(context.db, input.question, input.scope)) ||
+    (await personTasks(context.db, input.question, input.scope)) ||
     (await meetingOverview(context.db, input.question, input.scope));
   if (fromKnowledge) return fromKnowledge;
   const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');

@@ -25,7 +25,8 @@ export const aiRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (a
           'gap. A question about one meeting as a whole ("What happened at the design review?", "What are the ' +
           'action items from the last weekly sync?") is answered from that meeting\'s extracted summary, decisions ' +
           'and action items, found by the words of its title ("Who attended…?" from who speaks in its transcript); ' +
-          '"What are my action items?" lists the caller\'s own; "Who is Sam?" says where that speaker speaks; ' +
+          '"What are my action items?" lists the caller\'s own; "Who is Sam?" says where that speaker speaks, "What did Sam ' +
+          'commit to?" lists their action items; ' +
           '"What did we decide last week?", "What are the open questions?" list the decisions, unanswered questions ' +
           'or action items of the scope, latest meeting first, over the days named; "What is the status of X?" ' +
           'lists those that name X. ' +
