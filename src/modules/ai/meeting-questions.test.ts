@@ -43,6 +43,8 @@ describe('meetingQuestion', () => {
       'What did we agree on in the Northwind call?',
       { focus: 'decisions', name: 'Northwind', which: null, day: null },
     ],
+    ['What was agreed with Northwind?', { focus: 'decisions', name: 'Northwind', which: null, day: null }],
+    ['What did we agree with Northwind?', { focus: 'decisions', name: 'Northwind', which: null, day: null }],
     [
       'What are the action items from the Northwind call?',
       { focus: 'actions', name: 'Northwind', which: null, day: null },

@@ -26,6 +26,8 @@ export type MeetingQuestion = {
 };
 
 const PREPOSITION = '(?:at|in|during|on|from|of)';
+/** "What was agreed with Northwind?": decisions are also made with someone, the meeting named by them. */
+const DECIDED_PREPOSITION = '(?:at|in|during|on|from|of|with)';
 const WHO = '(?:we|they|you|people|everyone|the team|the group)';
 
 /** Each phrasing, what it asks for, and the meeting reference it captures. */
@@ -50,11 +52,14 @@ const PHRASINGS: Array<[RegExp, MeetingFocus]> = [
   [/^what (?:was|were) (.+?) about$/i, 'overview'],
   [/^how did (.+?) go$/i, 'overview'],
   [
-    new RegExp(String.raw`^what (?:was|were|got) (?:decided|agreed) ${PREPOSITION}\s+(.+)$`, 'i'),
+    new RegExp(String.raw`^what (?:was|were|got) (?:decided|agreed) ${DECIDED_PREPOSITION}\s+(.+)$`, 'i'),
     'decisions',
   ],
   [
-    new RegExp(String.raw`^what did ${WHO} (?:decide|agree)(?: on| upon)? ${PREPOSITION}\s+(.+)$`, 'i'),
+    new RegExp(
+      String.raw`^what did ${WHO} (?:decide|agree)(?: on| upon)? ${DECIDED_PREPOSITION}\s+(.+)$`,
+      'i',
+    ),
     'decisions',
   ],
   [
