@@ -40,19 +40,14 @@ const LISTED_TASKS = 8;
 
 /**
  * The action items owned by any of `owners` (matched in any case; a speaker linked to
- * `linkedUserId` counts too) in the scope, soonest due first, written after `heading`; with none,
- * `none`. Also answers "What did Daniel commit to?" (people.ts).
+ * `linkedUserId` counts too) in the scope, soonest due first, up to LISTED_TASKS (each row says
+ * how many there are in all).
  */
-export async function tasksOwnedBy(
+export async function ownedTasks(
   db: Db,
   scope: RetrievalScope,
-  {
-    owners,
-    linkedUserId,
-    heading,
-    none,
-  }: { owners: string[]; linkedUserId?: string; heading: string; none: string },
-): Promise<EngineAnswer> {
+  { owners, linkedUserId }: { owners: string[]; linkedUserId?: string },
+) {
   const { rows } = await db.execute<OwnTask>(sql`
     select i.text, i.start, i."end", i.speaker, to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
       v.id as "videoId", v.title as "videoTitle", coalesce(v.recorded_at, v.created_at) as "heldAt",
@@ -71,9 +66,21 @@ export async function tasksOwnedBy(
       )
     order by i.due_date nulls last, "heldAt" desc, i.start
     limit ${LISTED_TASKS}`);
-  const total = rows[0]?.total ?? 0;
+  return rows.map((row) => ({ ...row, heldAt: new Date(row.heldAt) }));
+}
+
+/**
+ * The tasks of `ownedTasks`, each with its due date, meeting and day, written after `heading`;
+ * with none, `none`. Also answers "What did Daniel commit to?" (people.ts).
+ */
+export async function tasksOwnedBy(
+  db: Db,
+  scope: RetrievalScope,
+  { heading, none, ...owned }: { owners: string[]; linkedUserId?: string; heading: string; none: string },
+): Promise<EngineAnswer> {
+  const tasks = await ownedTasks(db, scope, owned);
+  const total = tasks[0]?.total ?? 0;
   if (total === 0) return { answer: none, answered: true, confidence: 1, citations: [] };
-  const tasks = rows.map((row) => ({ ...row, heldAt: new Date(row.heldAt) }));
   const day = dayWriter(
     tasks.flatMap((task) => [task.heldAt, ...(task.dueDate ? [new Date(task.dueDate)] : [])]),
   );

@@ -3,8 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
-import { citationList, listed, taskQuote } from './knowledge-answers.ts';
-import { tasksOwnedBy } from './own-tasks.ts';
+import { citationList, LISTED, listed, taskQuote } from './knowledge-answers.ts';
+import { ownedTasks, tasksOwnedBy } from './own-tasks.ts';
 
 /**
  * "Who is Sam?", "Who's Priya Raman?": a person named by a speaker's name in the scope — whole,
@@ -56,8 +56,11 @@ function speakerNamed(name: string, speakers: string[]): string | null {
   return byFirst.length === 1 ? (byFirst[0] as string) : null;
 }
 
-/** Each speaker's meetings in the scope, latest first, with their turns and the first thing they said. */
-async function spokenIn(db: Db, scope: RetrievalScope) {
+/**
+ * The meetings in the scope of each speaker whose whole name or first name is `name` (any case),
+ * latest first, with their turns and the first thing they said.
+ */
+async function spokenIn(db: Db, scope: RetrievalScope, name: string) {
   const { rows } = await db.execute<Spoken>(sql`
     select coalesce(sp.name, s.speaker_label) as speaker, v.id as "videoId", v.title as "videoTitle",
       coalesce(v.recorded_at, v.created_at) as "heldAt", count(*)::int as turns,
@@ -65,7 +68,8 @@ async function spokenIn(db: Db, scope: RetrievalScope) {
       (array_agg(s.end_seconds order by s.index))[1] as "end",
       (array_agg(s.text order by s.index))[1] as text
     from transcript_segments s join videos v on v.id = s.video_id left join speakers sp on sp.id = s.speaker_id
-    where ${videoScopeConditions(scope)} and coalesce(sp.name, s.speaker_label) is not null
+    where ${videoScopeConditions(scope)}
+      and lower(${name}) in (lower(coalesce(sp.name, s.speaker_label)), split_part(lower(coalesce(sp.name, s.speaker_label)), ' ', 1))
     group by 1, v.id
     order by "heldAt" desc, v.id`);
   return rows;
@@ -75,28 +79,13 @@ async function spokenIn(db: Db, scope: RetrievalScope) {
 export async function whoIs(db: Db, question: string, scope: RetrievalScope): Promise<EngineAnswer | null> {
   const name = question.match(ASKS_WHO)?.[1];
   if (!name) return null;
-  const rows = await spokenIn(db, scope);
+  const rows = await spokenIn(db, scope, name);
   const speaker = speakerNamed(name, [...new Set(rows.map((row) => row.speaker))]);
   if (!speaker) return null;
   const meetings = rows
     .filter((row) => row.speaker === speaker)
     .map((row) => ({ ...row, heldAt: new Date(row.heldAt) }));
-  const { rows: tasks } = await db.execute<{
-    text: string;
-    start: number;
-    end: number;
-    speaker: string | null;
-    dueDate: string | null;
-    videoId: string;
-    videoTitle: string;
-    heldAt: string | Date;
-  }>(sql`
-    select i.text, i.start, i."end", i.speaker, to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
-      v.id as "videoId", v.title as "videoTitle", coalesce(v.recorded_at, v.created_at) as "heldAt"
-    from knowledge_items i join videos v on v.id = i.video_id
-    where i.kind = 'action_item' and ${videoScopeConditions(scope)} and lower(trim(i.owner)) = lower(${speaker})
-    order by i.due_date nulls last, "heldAt" desc, i.start`);
-  const dated = tasks.map((task) => ({ ...task, heldAt: new Date(task.heldAt) }));
+  const dated = await ownedTasks(db, scope, { owners: [speaker] });
   const day = dayWriter([
     ...meetings.map((meeting) => meeting.heldAt),
     ...dated.flatMap((task) => (task.dueDate ? [new Date(task.dueDate)] : [])),
@@ -113,18 +102,21 @@ export async function whoIs(db: Db, question: string, scope: RetrievalScope): Pr
     LISTED_MEETINGS,
   );
   const count = meetings.length === 1 ? 'one meeting' : `${meetings.length} meetings`;
+  // Up to five, the rest counted: the person's page, not their task list ("what did Sam commit to?").
+  const shown = dated
+    .slice(0, LISTED)
+    .map(
+      (task) =>
+        `${task.dueDate ? `by ${day(new Date(task.dueDate))}` : 'no due date'}: ${taskQuote(task.text)} ${cite(
+          { id: task.videoId, title: task.videoTitle, heldAt: task.heldAt },
+          task,
+        )}`,
+    );
+  const moreTasks = (dated[0]?.total ?? 0) - shown.length;
   const owned =
-    dated.length === 0
+    shown.length === 0
       ? ''
-      : ` Action items they own, soonest due first: ${listed(
-          dated,
-          (task) =>
-            `${task.dueDate ? `by ${day(new Date(task.dueDate))}` : 'no due date'}: ${taskQuote(task.text)} ${cite(
-              { id: task.videoId, title: task.videoTitle, heldAt: task.heldAt },
-              task,
-            )}`,
-          '; ',
-        )}.`;
+      : ` Action items they own, soonest due first: ${shown.join('; ')}${moreTasks > 0 ? `; and ${moreTasks} more` : ''}.`;
   return {
     answer: `${speaker} speaks in ${count} here${meetings.length > 1 ? ', latest first' : ''}: ${where}.${owned}`,
     answered: true,
@@ -148,7 +140,7 @@ export async function personTasks(
   const { rows: owners } = await db.execute<{ owner: string }>(sql`
     select distinct i.owner from knowledge_items i join videos v on v.id = i.video_id
     where i.kind = 'action_item' and i.owner is not null and ${videoScopeConditions(scope)}`);
-  const speakers = (await spokenIn(db, scope)).map((row) => row.speaker);
+  const speakers = (await spokenIn(db, scope, name)).map((row) => row.speaker);
   const person = speakerNamed(name, [...new Set([...speakers, ...owners.map((row) => row.owner)])]);
   if (!person) return null;
   return tasksOwnedBy(db, scope, {
