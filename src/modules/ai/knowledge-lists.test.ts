@@ -30,7 +30,6 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
   let otto: SignedUpUser;
   let sprintId: string;
   let planningId: string;
-  let retroId: string;
   let now: Date;
 
   const ask = async (user: SignedUpUser, payload: Record<string, unknown>) => {
@@ -57,7 +56,7 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
       recordedAt: new Date(now.getTime() - DAY),
     });
     const gone = await insertVideo(ctx(), alice, { title: 'Deleted sync', isDeleted: true });
-    [sprintId, planningId, retroId] = [sprint.id, planning.id, retro.id];
+    [sprintId, planningId] = [sprint.id, planning.id];
     await insertKnowledge(db, sprint, {
       items: [
         item('decision', 10, 'Alice Martin', 'Decision: we ship on Friday.'),
@@ -131,8 +130,11 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
     const none = await ask(alice, { question: 'What are the action items?', videoIds: [planningId] });
     expect(none.answered).toBe(false);
     expect(none.answer).not.toMatch(/^Action items/);
-    // A matter named: retrieval's, not a list.
-    const matter = await ask(alice, { question: 'What did we decide about the logo?', videoIds: [retroId] });
+    // A matter named: retrieval's, not a list — asked where a decision is stored, which a list would show.
+    const matter = await ask(alice, {
+      question: 'What did we decide about the logo?',
+      videoIds: [planningId],
+    });
     expect(matter.answer).not.toMatch(/^Decisions/);
   });
 
