@@ -158,7 +158,7 @@ describe('the seeded demo, on first contact', () => {
     const attended = await ask('Who attended the design review?');
     expect(attended.answer).toBe(
       'In “Design review: onboarding and the setup checklist” (January 8), 3 people spoke, most talk first: ' +
-        'Priya Raman (12 turns, 57 % of the talk) [1]; Maya Chen (7 turns, 27 % of the talk) [2]; Jonas Weber (6 turns, 16 % of the talk) [3].',
+        'Priya Raman (11 turns, 57 % of the talk) [1]; Maya Chen (7 turns, 27 % of the talk) [2]; Jonas Weber (6 turns, 16 % of the talk) [3].',
     );
     const first = await ask('What was decided in the first weekly sync?');
     expect(first.answer).toMatch(
@@ -209,7 +209,7 @@ describe('the seeded demo, on first contact', () => {
     for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
     const sam = await ask('Who is Sam?');
     expect(sam.answer).toBe(
-      'Sam Whitfield speaks in one meeting here: “Customer call: Northwind quarterly check-in” (January 15; 10 turns) [1]. ' +
+      'Sam Whitfield speaks in one meeting here: “Customer call: Northwind quarterly check-in” (January 15; 9 turns) [1]. ' +
         'Action items they own, soonest due first: by January 30: “Sam checks the legal requirements for export, speaker names and timestamps, by January 30.” [2].',
     );
   });

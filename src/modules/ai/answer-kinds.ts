@@ -76,33 +76,43 @@ const owning: Finder = (sentences, names) => {
 };
 
 /**
- * How each kind is answered, and where. A cause or a duration says nothing of the matter, so it
- * answers only in the best source's meeting; a decision (taken, not reported), an owner, a day and
- * an open question name the matter — a word of the question besides the kind's own ("decide",
- * "owns", "due", "open question") — and answer from any meeting.
+ * How each kind is answered, and where. A decision (taken, not reported), an owner, a day and an
+ * open question name the matter — a word of the question besides the kind's own ("decide",
+ * "owns", "due", "open question") — and answer from any meeting. A duration says nothing of the
+ * matter ("roughly four hours" answers the turn before), so it answers only in the best source's
+ * meeting. So does a cause, which names the matter or is said in a meeting whose title does: the
+ * retrospective "of the search outage" gives its root cause without saying "search", but a
+ * "because" in a weekly sync explains whatever it follows.
  */
-const ANSWERS: Record<AnswerKind['name'], { finds: Finder; namesMatter: boolean }> = {
-  cause: { finds: stating((text) => CAUSE.test(text)), namesMatter: false },
-  duration: { finds: stating((text) => DURATION.test(text)), namesMatter: false },
-  decision: { finds: stating((text) => decisionCueIn(text) !== null), namesMatter: true },
-  owner: { finds: owning, namesMatter: true },
-  time: { finds: stating(saysWhen), namesMatter: true },
-  'open question': { finds: stating((text) => ASKS.test(text)), namesMatter: true },
+type Naming = 'sentence' | 'sentence or title' | 'none';
+const ANSWERS: Record<AnswerKind['name'], { finds: Finder; naming: Naming }> = {
+  cause: { finds: stating((text) => CAUSE.test(text)), naming: 'sentence or title' },
+  duration: { finds: stating((text) => DURATION.test(text)), naming: 'none' },
+  decision: { finds: stating((text) => decisionCueIn(text) !== null), naming: 'sentence' },
+  owner: { finds: owning, naming: 'sentence' },
+  time: { finds: stating(saysWhen), naming: 'sentence' },
+  'open question': { finds: stating((text) => ASKS.test(text)), naming: 'sentence' },
 };
 
 /**
  * The sentences that answer the question's kind, if it has one, among `sentences`, whether from
  * any meeting, and what the question is about (its stemmed `words` but the kind's own).
+ * `titleWords` are the stemmed words of a sentence's meeting's title.
  */
 export function kindAnswers<S extends KindSentence>(
   question: string,
   words: string[],
   sentences: S[],
+  titleWords: (sentence: S) => Set<string>,
 ): { by: (sentence: S) => boolean; anyMeeting: boolean; about: Set<string> } | undefined {
   const kind = answerKind(question);
   if (!kind) return undefined;
-  const { finds, namesMatter } = ANSWERS[kind.name];
+  const { finds, naming } = ANSWERS[kind.name];
   const about = words.filter((lexeme) => !kind.light.includes(lexeme));
-  const names = (sentence: S) => !namesMatter || about.some((lexeme) => sentence.lexemes.has(lexeme));
-  return { by: finds(sentences, names), anyMeeting: namesMatter, about: new Set(about) };
+  const says = (lexemes: Set<string>) => about.some((lexeme) => lexemes.has(lexeme));
+  const names = (sentence: S) =>
+    naming === 'none' ||
+    says(sentence.lexemes) ||
+    (naming === 'sentence or title' && says(titleWords(sentence)));
+  return { by: finds(sentences, names), anyMeeting: naming === 'sentence', about: new Set(about) };
 }

@@ -1,8 +1,10 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
 import { requester } from '../../../test/helpers/requests.ts';
+import { videoKnowledge } from '../../db/schema/index.ts';
 import { insertVideo } from '../transcripts/test-support.ts';
 import { dayWriter } from './answer-timeline.ts';
 
@@ -30,6 +32,7 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
   let otto: SignedUpUser;
   let sprintId: string;
   let planningId: string;
+  let retroId: string;
   let now: Date;
 
   const ask = async (user: SignedUpUser, payload: Record<string, unknown>) => {
@@ -56,7 +59,7 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
       recordedAt: new Date(now.getTime() - DAY),
     });
     const gone = await insertVideo(ctx(), alice, { title: 'Deleted sync', isDeleted: true });
-    [sprintId, planningId] = [sprint.id, planning.id];
+    [sprintId, planningId, retroId] = [sprint.id, planning.id, retro.id];
     await insertKnowledge(db, sprint, {
       items: [
         item('decision', 10, 'Alice Martin', 'Decision: we ship on Friday.'),
@@ -154,6 +157,35 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
     // Nothing stored names it: retrieval answers (and finds no transcript here).
     const moon = await ask(alice, { question: 'What is the status of the moon base?' });
     expect(moon.answered).toBe(false);
+  });
+
+  it('says how many meetings it could not list yet: still being read, or not read', async () => {
+    const { db } = ctx().database;
+    const setRetro = (status: string) =>
+      db.update(videoKnowledge).set({ status }).where(eq(videoKnowledge.videoId, retroId));
+    await setRetro('pending');
+    try {
+      const all = await ask(alice, { question: 'What did we decide?' });
+      expect(all.answer).toMatch(
+        /“So we go with the blue logo\.” \[3\]\. One meeting is still being read: its decisions are not in this answer yet\.$/,
+      );
+      const yesterday = await ask(alice, { question: 'What did we decide yesterday?' });
+      expect(yesterday.answer).toMatch(
+        /^Nothing can be listed yet for the meeting held yesterday \([A-Z][a-z]+ \d+\)\. One meeting is still being read: its decisions are not in this answer yet\.$/,
+      );
+      await setRetro('failed');
+      expect((await ask(alice, { question: 'What are the open questions?' })).answer).toMatch(
+        /\[1\]\. One meeting could not be read: its questions left open are not in this answer\.$/,
+      );
+      expect((await ask(alice, { question: "What's the status of the beta?" })).answer).toMatch(
+        /\[1\]\. One meeting could not be read: its decisions, action items and questions are not in this answer\.$/,
+      );
+      // Another organization's meetings are not counted.
+      expect((await ask(otto, { question: 'What did we decide?' })).answer).not.toMatch(/could not be read/);
+    } finally {
+      await setRetro('ready');
+    }
+    expect((await ask(alice, { question: 'What did we decide?' })).answer).toMatch(/\[3\]\.$/);
   });
 
   it('answers in chat as in QA', async () => {

@@ -20,7 +20,8 @@ import { tidySpeech } from './sentences.ts';
  * moment. With no days named and nothing stored, retrieval answers (the words may still be said);
  * with days named, an empty list is the answer, and says which days it looked at. A question for
  * the status of a matter gets the decisions, action items and open questions that name it, latest
- * first: the latest state leads, and what it replaced follows.
+ * first: the latest state leads, and what it replaced follows. Either answer says how many of the
+ * meetings it looked at are still being read, or could not be: their items are in no list.
  */
 
 /** Items an answer lists; the rest are counted. */
@@ -124,6 +125,35 @@ function written(heading: string, items: Array<Item & { heldAt: Date }>, mixed: 
 }
 
 /**
+ * The scope's meetings held in `window` whose knowledge is not there to list: still being
+ * extracted (`pending`), or not extracted (`failed`, `over_budget`). A list leaves out their
+ * items, and says so.
+ */
+async function unreadMeetings(db: Db, scope: RetrievalScope, window: HeldWindow | null) {
+  const { rows } = await db.execute<{ pending: number; failed: number }>(sql`
+    select count(*) filter (where k.status = 'pending')::int as pending,
+      count(*) filter (where k.status in ('failed', 'over_budget'))::int as failed
+    from videos v join video_knowledge k on k.video_id = v.id
+    where ${videoScopeConditions(scope)} and ${heldIn(window)}`);
+  return { pending: rows[0]?.pending ?? 0, failed: rows[0]?.failed ?? 0 };
+}
+
+const meetingsCount = (n: number) => (n === 1 ? 'One meeting' : `${n} meetings`);
+
+/** " 2 meetings are still being read: their decisions are not in this answer yet." */
+function unreadNote({ pending, failed }: { pending: number; failed: number }, listed: string) {
+  const of = (n: number) => (n === 1 ? { is: 'is', its: 'its' } : { is: 'are', its: 'their' });
+  return [
+    pending > 0
+      ? ` ${meetingsCount(pending)} ${of(pending).is} still being read: ${of(pending).its} ${listed} are not in this answer yet.`
+      : '',
+    failed > 0
+      ? ` ${meetingsCount(failed)} could not be read: ${of(failed).its} ${listed} are not in this answer.`
+      : '',
+  ].join('');
+}
+
+/**
  * The answer to a question asking for a list of decisions, open questions or action items; null
  * when the question is not one, or names no days and nothing is stored.
  */
@@ -140,17 +170,31 @@ export async function knowledgeList(
   const names = NAMES[kind];
   if (items.length === 0) {
     if (!window) return null;
-    const { rows: held } = await db.execute<{ meetings: number }>(sql`
-      select count(*)::int as meetings from videos v where ${videoScopeConditions(scope)} and ${heldIn(window)}`);
-    const meetings = held[0]?.meetings ?? 0;
+    const [{ rows: held }, unread] = await Promise.all([
+      db.execute<{ meetings: number }>(sql`
+        select count(*)::int as meetings from videos v where ${videoScopeConditions(scope)} and ${heldIn(window)}`),
+      unreadMeetings(db, scope, window),
+    ]);
+    const total = held[0]?.meetings ?? 0;
+    const read = total - unread.pending - unread.failed;
+    const meetings = (n: number) => (n === 1 ? 'meeting' : `${n} meetings`);
     const answer =
-      meetings === 0
+      total === 0
         ? `No meeting here was held ${daysSaid(window)}.`
-        : `No ${names.one} was recorded in the ${meetings === 1 ? 'meeting' : `${meetings} meetings`} held ${daysSaid(window)}.`;
-    return { answer, answered: true, confidence: 1, citations: [] };
+        : read === 0
+          ? `Nothing can be listed yet for the ${meetings(total)} held ${daysSaid(window)}.`
+          : `No ${names.one} was recorded in the ${meetings(read)} held ${daysSaid(window)}.`;
+    return {
+      answer: answer + unreadNote(unread, names.plural.toLowerCase()),
+      answered: true,
+      confidence: 1,
+      citations: [],
+    };
   }
   const held = window ? ` in the meetings held ${daysSaid(window)}` : '';
-  return written(`${names.plural}${held}, latest meeting first:`, items, false);
+  const listed = written(`${names.plural}${held}, latest meeting first:`, items, false);
+  const note = unreadNote(await unreadMeetings(db, scope, window), names.plural.toLowerCase());
+  return { ...listed, answer: listed.answer + note };
 }
 
 /**
@@ -170,5 +214,7 @@ export async function matterStatus(
     matter,
   });
   if (items.length === 0) return null;
-  return written(`The latest on ${matter}, latest meeting first:`, items, true);
+  const status = written(`The latest on ${matter}, latest meeting first:`, items, true);
+  const note = unreadNote(await unreadMeetings(db, scope, null), 'decisions, action items and questions');
+  return { ...status, answer: status.answer + note };
 }

@@ -189,6 +189,26 @@ describe('local answer engine', () => {
     expect(reaction.citations[0]).toMatchObject({ speaker: 'Dawn Bowden', start: 110 });
   });
 
+  it('answers a "why" with a cause that names the matter, or one said in a meeting whose title names it', async () => {
+    const said = [
+      { speaker: 'Tom', text: 'No window is needed at night, because the old index keeps serving.' },
+      { speaker: 'Maya', text: 'Then the decision changes. Search v2 moves to February 13.' },
+    ];
+    // A "because" in a weekly sync explains what it follows, not the move.
+    const sync = { ...sourceOf(1, 10, 11, said), videoTitle: 'Weekly sync' };
+    const moved = await engine().answer({ question: 'Why did search v2 move to February?', sources: [sync] });
+    expect(moved.answer).toBe('Maya said Search v2 moves to February 13. [1]');
+    // The same cause in the meeting about the move answers it.
+    const about = { ...sync, videoTitle: 'Why search v2 moves to February' };
+    const explained = await engine().answer({
+      question: 'Why did search v2 move to February?',
+      sources: [about],
+    });
+    expect(explained.answer).toMatch(
+      /^Tom said no window was needed at night, because the old index keeps serving\./,
+    );
+  });
+
   it('tells meetings of different days apart: dated, the lead first, then oldest first, a later change always quoted', async () => {
     const meeting = (videoId: string, day: string) => ({
       videoId,

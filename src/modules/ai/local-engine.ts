@@ -156,14 +156,22 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const spans = sentencesOf(sources);
       if (spans.length === 0) return notFound(0);
       const names = [...new Set(spans.flatMap((span) => (span.speaker ? [span.speaker] : [])))];
-      // One query stems the question whole (to tell whom it names), the speakers' names and every sentence.
-      const stemmed = await stem(db, question, [question, ...names, ...spans.map((span) => span.text)]);
+      const titles = [...new Set(sources.map((source) => source.videoTitle))];
+      // One query stems the question whole (to tell whom it names), the speakers' names, the
+      // meetings' titles and every sentence.
+      const stemmed = await stem(db, question, [
+        question,
+        ...names,
+        ...titles,
+        ...spans.map((span) => span.text),
+      ]);
       if (stemmed.question.length === 0) return notFound(0);
       const [asked = [], ...rest] = stemmed.texts;
       const speakers = names.map((name, at) => ({ name, lexemes: rest[at] ?? [] }));
+      const titleWords = new Map(titles.map((title, at) => [title, new Set(rest[names.length + at])]));
       const sentences: Sentence[] = spans.map((span, at) => ({
         ...span,
-        lexemes: new Set(rest[names.length + at]),
+        lexemes: new Set(rest[names.length + titles.length + at]),
       }));
       // Each question word weighs its idf over these sentences: the distinctive words count most.
       const weight = new Map(
@@ -179,7 +187,12 @@ export function createLocalEngine(db: Db): AnswerEngine {
           (sum, lexeme) => sum + (!only || only.has(lexeme) ? (weight.get(lexeme) ?? 0) : 0),
           0,
         );
-      const answersKind = kindAnswers(question, [...weight.keys()], sentences);
+      const answersKind = kindAnswers(
+        question,
+        [...weight.keys()],
+        sentences,
+        (sentence) => titleWords.get(sentence.source.videoTitle) ?? new Set(),
+      );
       // A reply leads when it says a word of the question or comes from someone the question names
       // (as retrieval reads names: question-terms.ts); not when it asks what was asked.
       const asksForQuestions = /\b(ask|asks|asked|asking|question|questions|questioned)\b/i.test(question);

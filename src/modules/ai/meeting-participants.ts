@@ -5,7 +5,8 @@ import { citationList, type QuotedMeeting } from './knowledge-answers.ts';
 
 /**
  * "Who attended the design review?": the people who speak in the meeting's transcript, most
- * talk first, each cited at the first thing they said. A transcript names its speakers (a linked
+ * talk first, each cited at the first thing they said; a turn is a run of someone's consecutive
+ * segments, as speaker analytics counts it. A transcript names its speakers (a linked
  * speaker's name, else the label the transcript gives); someone who never spoke is not in it, and
  * the answer says that it counts speakers.
  */
@@ -29,12 +30,14 @@ export async function meetingParticipants(
   heading: string,
 ): Promise<EngineAnswer> {
   const { rows } = await db.execute<Speaker>(sql`
-    with turns as (
+    with segments as (
       select coalesce(sp.name, s.speaker_label) as name, s.index, s.start_seconds, s.end_seconds, s.text
       from transcript_segments s left join speakers sp on sp.id = s.speaker_id
       where s.video_id = ${meeting.id}
-    )
-    select name, count(*)::int as turns, sum(end_seconds - start_seconds)::float8 as seconds,
+    ),
+    turns as (select *, lag(name) over (order by index) as before from segments)
+    select name, (count(*) filter (where before is distinct from name))::int as turns,
+      sum(end_seconds - start_seconds)::float8 as seconds,
       (array_agg(start_seconds order by index))[1] as start, (array_agg(end_seconds order by index))[1] as "end",
       (array_agg(text order by index))[1] as text,
       sum(sum(end_seconds - start_seconds)) over ()::float8 as total

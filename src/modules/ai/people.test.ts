@@ -91,8 +91,9 @@ describe('POST /ai/qa: "who is <name>?"', () => {
   it('says where a speaker named by a first name no one else has speaks, and the tasks they own, each cited', async () => {
     const body = await ask(alice, 'Who is Bob?');
     expect(body).toMatchObject({ answered: true });
+    // Bob's two segments in a row are one turn, as speaker analytics counts turns.
     expect(body.answer).toBe(
-      'Bob Stone speaks in one meeting here: “Kickoff” (January 5; 2 turns) [1]. ' +
+      'Bob Stone speaks in one meeting here: “Kickoff” (January 5; 1 turn) [1]. ' +
         'Action items they own, soonest due first: by January 9: “I send the invoice mockups by Friday.” [2].',
     );
     expect(body.citations.map((citation) => [citation.videoId, citation.start, citation.quote])).toEqual([

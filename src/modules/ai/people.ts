@@ -63,11 +63,16 @@ function speakerNamed(name: string, speakers: string[]): string | null {
 async function spokenIn(db: Db, scope: RetrievalScope, name: string) {
   const { rows } = await db.execute<Spoken>(sql`
     select coalesce(sp.name, s.speaker_label) as speaker, v.id as "videoId", v.title as "videoTitle",
-      coalesce(v.recorded_at, v.created_at) as "heldAt", count(*)::int as turns,
+      coalesce(v.recorded_at, v.created_at) as "heldAt",
+      (count(*) filter (where coalesce(psp.name, p.speaker_label) is distinct from coalesce(sp.name, s.speaker_label)))::int
+        as turns,
       (array_agg(s.start_seconds order by s.index))[1] as start,
       (array_agg(s.end_seconds order by s.index))[1] as "end",
       (array_agg(s.text order by s.index))[1] as text
     from transcript_segments s join videos v on v.id = s.video_id left join speakers sp on sp.id = s.speaker_id
+      -- A turn is a run of the speaker's consecutive segments (as speaker analytics counts them).
+      left join transcript_segments p on p.video_id = s.video_id and p.index = s.index - 1
+      left join speakers psp on psp.id = p.speaker_id
     where ${videoScopeConditions(scope)}
       and lower(${name}) in (lower(coalesce(sp.name, s.speaker_label)), split_part(lower(coalesce(sp.name, s.speaker_label)), ' ', 1))
     group by 1, v.id

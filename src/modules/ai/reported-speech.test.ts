@@ -25,6 +25,11 @@ describe('reported speech', () => {
     ["Daniel's job runs at night.", "Daniel's job runs at night."],
     // Each sentence starts with a capital after "I" became "they".
     ['Or a fruit like that. I dunno.', 'Or a fruit like that. They dunno.'],
+    // "Let us" proposes and "Let me" offers: what they should or would do, not "let them".
+    ['Let us keep that as a candidate for February.', 'They should keep that as a candidate for February.'],
+    ["Okay, let me summarise. Let's move on.", 'Okay, they would summarise. They should move on.'],
+    ['So let us decide that next week.', 'So they should decide that next week.'],
+    ['Could you let me know by Friday?', 'Could you let them know by Friday?'],
   ])('%s', (said, reported) => {
     expect(reportedSpeech(said)).toBe(reported);
   });

@@ -151,6 +151,19 @@ const PAST_AFTER_SUBJECT: Record<string, string> = {
   work: 'worked',
   write: 'wrote',
 };
+/**
+ * "Let us…" proposes and "Let me…" offers, where a clause opens with it: reported as what they
+ * should or would do ("Let us keep that as a candidate" → "they should keep that as a
+ * candidate"); word by word it would read "Let them keep…". Not "could you let me know".
+ */
+const PROPOSAL = /(^|[.?!;:,]\s+|\b(?:so|okay|ok|well|now|then|and|but)\s+)let (us|me)\b/gi;
+const proposed = (sentence: string) =>
+  sentence.replace(
+    PROPOSAL,
+    (_, opening: string, person: string) =>
+      `${opening}${person.toLowerCase() === 'us' ? 'they should' : 'they would'}`,
+  );
+
 /** "I was" is "they were" once "I" is "they". */
 const AFTER_I: Record<string, string> = { was: 'were', "wasn't": "weren't" };
 
@@ -158,7 +171,7 @@ const AFTER_I: Record<string, string> = { was: 'were', "wasn't": "weren't" };
 export function reportedSpeech(sentence: string, speaker?: string | null): string {
   let previous = '';
   let beforePrevious = '';
-  const shifted = sentence.replace(/[A-Za-z]+(?:['’][a-z]+)?/g, (word) => {
+  const shifted = proposed(sentence).replace(/[A-Za-z]+(?:['’][a-z]+)?/g, (word) => {
     const lower = word.toLowerCase().replace('’', "'");
     const afterSubject = SUBJECTS.has(previous) && !INVERTING.has(beforePrevious);
     const afterI = previous === 'i';
