@@ -86,6 +86,20 @@ export async function knowledgeCalls(admin: pg.Client, day: string): Promise<Cal
       body: { topicIds: [topicId] },
       status: 201,
     },
+    {
+      label: '`POST /ai/qa` "What did we decide?" (a list of stored decisions)',
+      method: 'POST',
+      url: '/ai/qa',
+      body: { question: 'What did we decide?' },
+      status: 201,
+    },
+    {
+      label: '`POST /ai/qa` "What\'s the status of the remote control?" (stored items that name it)',
+      method: 'POST',
+      url: '/ai/qa',
+      body: { question: "What's the status of the remote control?" },
+      status: 201,
+    },
   ];
 }
 
