@@ -100,8 +100,11 @@ function long(sentences: Sentence[], from: number, to: number, minSeconds: numbe
  */
 function cohesion(doc: Document): Gap[] {
   const { sentences } = doc;
-  const df = documentFrequency(sentences);
-  const idf = (stem: string) => Math.log(sentences.length / (df.get(stem) ?? 1));
+  // Every stem a block reads is some sentence's, so in `df`; each idf is taken once.
+  const weights = new Map(
+    [...documentFrequency(sentences)].map(([stem, n]) => [stem, Math.log(sentences.length / n)]),
+  );
+  const idf = (stem: string) => weights.get(stem) ?? Math.log(sentences.length);
   const totalStems = sentences.reduce((sum, sentence) => sum + sentence.stems.length, 0);
   const blockStems = clamp(Math.round(totalStems / 12), [20, 100]);
 

@@ -19,6 +19,10 @@ const CHOICE_VERBS =
 /** Words that take back or replace what was decided before. */
 export const REVISED = String.raw`(?:on hold|reversed|replaced|overturned|cancelled|canceled|suspended|withdrawn)\b`;
 
+/**
+ * A decision stated as it is said. Each cue holds one of the words of items.ts' `MAY_DECIDE`
+ * (we, decided, agreed, settled, final, decision, let), which sentences are tested for first.
+ */
 export const DECISION_CUES: RegExp[] = [
   cue(
     String.raw`\bwe(?: (?:have|'ve|had|'d|all|just|finally|already|eventually|then))* (?:decided|agreed|chose|settled on|opted)\b`,

@@ -74,11 +74,15 @@ function restates(
  */
 const isAsked = (text: string, at: number) => /^[^.!]*\?/.test(text.slice(at).replace(QUESTION_TAGS, '.'));
 
+/** A word every decision cue holds (cues.ts): most sentences hold none, and skip the cues' patterns. */
+const MAY_DECIDE = /\b(?:we|decided|agreed|settled|final|decision|let)\b/i;
+
 /**
  * Where a sentence states a decision taken as it is said: the position of its cue ("we decided",
  * "decision:"), or null — also for a cue asked, conditional or reporting a decision taken elsewhere.
  */
 export function decisionCueIn(text: string): number | null {
+  if (!MAY_DECIDE.test(text)) return null;
   for (const pattern of DECISION_CUES) {
     for (const match of text.matchAll(pattern)) {
       if (isAsked(text, match.index)) continue;
@@ -107,12 +111,16 @@ function findAction(doc: Document, sentence: Sentence, meetingDate: Date): Found
       // A request is asked ("can you send…?"); anything else asked is a question, not a task.
       if (rule.owner !== 'addressee' && isAsked(sentence.text, match.index)) continue;
       if (CONDITIONAL.test(sentence.text.slice(0, match.index))) continue;
+      const verb = match.groups?.verb;
+      const rest = verb ? sentence.text.slice(match.index + match[0].length - verb.length) : '';
+      // Days are read (chrono: the costliest step) only for a verb that may be a task.
+      const mayBeTask =
+        rule.claims || (verb !== undefined && (isTask(verb, rest, false) || isDatedTaskVerb(verb)));
+      if (!mayBeTask) continue;
       const found = item('action_item', sentence, match.index);
       // "Aisha, can you write that into the checklist?" — "Yes, by January 19.": the reply names the day.
       const reply = rule.owner === 'addressee' ? replyTo(doc, sentence) : undefined;
       const dueDate = dueDateIn(found.text, meetingDate) ?? (reply ? replyDate(reply, meetingDate) : null);
-      const verb = match.groups?.verb;
-      const rest = verb ? sentence.text.slice(match.index + match[0].length - verb.length) : '';
       // A talk verb is a task when done on a later day: "I present two petitions this morning" is the meeting.
       const later = dueDate !== null && dueDate > meetingDate.toISOString().slice(0, 10);
       if (!rule.claims && (!verb || !isTask(verb, rest, later))) continue;
@@ -131,12 +139,19 @@ function findAction(doc: Document, sentence: Sentence, meetingDate: Date): Found
 const listedAsAction = (doc: Document, sentence: Sentence, at: number) =>
   ACTIONS_LISTED.test(doc.turns[sentence.turn]?.text.slice(0, sentence.offset + at) ?? '');
 
+/** A verb as said and its base forms, lower case: "sets" → sets, set. */
+const verbForms = (verb: string) =>
+  [verb, verb.replace(/e?s$/i, ''), verb.replace(/s$/i, '')].map((form) => form.toLowerCase());
+
+/** A talk verb ("present", "discuss") that is a task only when done on a later day. */
+const isDatedTaskVerb = (verb: string) => verbForms(verb).some((form) => DATED_TASK_VERBS.has(form));
+
 /**
  * Whether `verb` (as said, "sets"), followed by `rest` ("sets up alerting…"), names a task;
  * `datedLater`: a day after the meeting's is named with it.
  */
 function isTask(verb: string, rest: string, datedLater: boolean): boolean {
-  const forms = [verb, verb.replace(/e?s$/i, ''), verb.replace(/s$/i, '')].map((form) => form.toLowerCase());
+  const forms = verbForms(verb);
   if (datedLater && forms.some((form) => DATED_TASK_VERBS.has(form))) return true;
   const base = forms.find((form) => TASK_VERBS.has(form));
   if (!base) return false;

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type WinkFn from 'wink-nlp';
-import type { ItsFunction, Model, WinkMethods } from 'wink-nlp';
+import type { Model, WinkMethods } from 'wink-nlp';
 import { CLOSED_CLASSES, FILLERS, FRAMING_WORDS } from './lexicon.ts';
 
 /** A word as the extractor sees it: as said, normalised, stemmed, and its part of speech. */
@@ -16,17 +16,36 @@ export type Token = {
 };
 
 const require = createRequire(import.meta.url);
-let nlp: WinkMethods | null = null;
+let nlp: { methods: WinkMethods; stem: (word: string) => string } | null = null;
+/** Distinct words whose stems are remembered; past this many the memory starts again. */
+const REMEMBERED_STEMS = 50_000;
 
 /**
  * The language model, loaded on first use (about 0.1 s and a few MB) so that an app that never
  * extracts never pays for it. Only the part-of-speech tagger runs: sentences come from the
- * transcript's own punctuation, and entities, negation and sentiment are not used.
+ * transcript's own punctuation, and entities, negation and sentiment are not used. Its stemmer
+ * (what `its.stem` applies to a token's value) is called once per distinct word: a meeting says
+ * the same few thousand words over and over, and stemming each token anew was half of tokenising.
  */
-function model(): WinkMethods {
+function model() {
   if (!nlp) {
     const winkNLP = require('wink-nlp') as typeof WinkFn;
-    nlp = winkNLP(require('wink-eng-lite-web-model') as Model, ['pos']);
+    const english = require('wink-eng-lite-web-model') as Model & {
+      addons: { stem: (word: string) => string };
+    };
+    const stems = new Map<string, string>();
+    nlp = {
+      methods: winkNLP(english, ['pos']),
+      stem: (word) => {
+        let stem = stems.get(word);
+        if (stem === undefined) {
+          if (stems.size >= REMEMBERED_STEMS) stems.clear();
+          stem = english.addons.stem(word);
+          stems.set(word, stem);
+        }
+        return stem;
+      },
+    };
   }
   return nlp;
 }
@@ -35,12 +54,11 @@ function model(): WinkMethods {
 const WORD = /^\p{L}[\p{L}-]*$/u;
 
 export function tokenize(text: string): Token[] {
-  const { its } = model();
-  const tokens = model().readDoc(text).tokens();
+  const { methods, stem } = model();
+  const { its } = methods;
+  const tokens = methods.readDoc(text).tokens();
   const values = tokens.out(its.value);
   const normals = tokens.out(its.normal);
-  // The typings declare `its.stem` with a raw-document argument that `out` does not accept.
-  const stems = tokens.out(its.stem as unknown as ItsFunction<string>);
   const tags = tokens.out(its.pos);
   const stops = tokens.out(its.stopWordFlag) as unknown as boolean[];
   return values.map((value, index) => {
@@ -49,7 +67,7 @@ export function tokenize(text: string): Token[] {
     return {
       value,
       normal,
-      stem: stems[index] ?? normal,
+      stem: stem(value),
       pos,
       content:
         WORD.test(value) &&

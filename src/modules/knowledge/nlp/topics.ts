@@ -3,6 +3,7 @@ import { chapterOf as chapterIn } from './chapters.ts';
 import type { Document, Sentence } from './document.ts';
 import { CALENDAR_WORDS, GENERIC_ADJECTIVES, GENERIC_NOUNS } from './lexicon.ts';
 import { commonest, type Mention, surfaceOf } from './phrases.ts';
+import type { Token } from './text.ts';
 
 /** A meeting has at most this many topics… */
 const MAX_TOPICS = 10;
@@ -65,10 +66,11 @@ export function findTopics(doc: Document, mentions: Mention[][], chapterStarts: 
     if (!chosen.some((other) => repeats(candidate, other))) chosen.push(candidate);
   }
 
+  const keywords = keywordTokens(doc);
   return chosen.map((candidate) => ({
     key: candidate.key,
     name: commonest(candidate.mentions.map((mention) => mention.surface)),
-    keywords: keywordsOf(doc, candidate),
+    keywords: keywordsOf(doc, keywords, candidate),
     mentions: candidate.mentions.length,
     score: Math.round((candidate.score / best) * 1000) / 1000,
     firstStart: Math.min(...candidate.mentions.map((mention) => mention.sentence.start)),
@@ -108,22 +110,45 @@ function concentrationOf(
 }
 
 /**
+ * The tokens of each sentence that may be a topic's keyword, and how often each of their stems is
+ * said so in the whole meeting: read once for all the topics.
+ */
+function keywordTokens(doc: Document) {
+  const bySentence = new Map<Sentence, Token[]>();
+  const everywhere = new Map<string, number>();
+  for (const sentence of doc.sentences) {
+    const eligible = sentence.tokens.filter(
+      (token) =>
+        token.content &&
+        KEYWORD_CLASSES.has(token.pos) &&
+        token.normal.length >= 3 &&
+        !GENERIC_NOUNS.has(token.normal) &&
+        !GENERIC_ADJECTIVES.has(token.normal) &&
+        !doc.speakerNames.has(token.normal) &&
+        !CALENDAR_WORDS.has(token.normal),
+    );
+    for (const token of eligible) everywhere.set(token.stem, (everywhere.get(token.stem) ?? 0) + 1);
+    bySentence.set(sentence, eligible);
+  }
+  return { bySentence, everywhere };
+}
+
+/**
  * Words said in the same sentences as the topic, most telling first: how often together, times
  * the share of the word's uses that are with the topic (so that words said everywhere rank low).
  */
-function keywordsOf(doc: Document, topic: Candidate): string[] {
+function keywordsOf(
+  doc: Document,
+  { bySentence, everywhere }: ReturnType<typeof keywordTokens>,
+  topic: Candidate,
+) {
   const own = new Set(topic.key.split(' '));
   const sentences = new Set(topic.mentions.map((mention) => mention.sentence));
   const together = new Map<string, { count: number; forms: string[] }>();
-  const everywhere = new Map<string, number>();
   for (const sentence of doc.sentences) {
-    for (const token of sentence.tokens) {
-      if (!token.content || !KEYWORD_CLASSES.has(token.pos) || own.has(token.stem) || token.normal.length < 3)
-        continue;
-      if (GENERIC_NOUNS.has(token.normal) || GENERIC_ADJECTIVES.has(token.normal)) continue;
-      if (doc.speakerNames.has(token.normal) || CALENDAR_WORDS.has(token.normal)) continue;
-      everywhere.set(token.stem, (everywhere.get(token.stem) ?? 0) + 1);
-      if (!sentences.has(sentence)) continue;
+    if (!sentences.has(sentence)) continue;
+    for (const token of bySentence.get(sentence) ?? []) {
+      if (own.has(token.stem)) continue;
       const entry = together.get(token.stem) ?? { count: 0, forms: [] };
       entry.count++;
       entry.forms.push(surfaceOf(token));
