@@ -141,7 +141,7 @@ function keywordsOf(
   doc: Document,
   { bySentence, everywhere }: ReturnType<typeof keywordTokens>,
   topic: Candidate,
-) {
+): string[] {
   const own = new Set(topic.key.split(' '));
   const sentences = new Set(topic.mentions.map((mention) => mention.sentence));
   const together = new Map<string, { count: number; forms: string[] }>();
