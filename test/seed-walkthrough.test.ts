@@ -114,6 +114,22 @@ describe('the seeded demo, on first contact', () => {
     expect(batch.citations[0]?.videoTitle).toBe('Weekly product sync — January 12');
   });
 
+  it('answers a question asked and answered in a meeting with that exchange', async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
+    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    const reindex = await ask('How long does a reindex take?');
+    expect(reindex.answer).toBe(
+      'This was asked in a meeting. On January 5, in “Weekly product sync — January 5”, Maya Chen asked ' +
+        '“How long does a reindex take for a big customer?” [1] Daniel Okafor answered: “For Northwind, roughly ' +
+        'four hours. Most workspaces are under ten minutes. We can run it in the background and keep the old index ' +
+        'serving until the new one is complete.” [2]',
+    );
+    expect(reindex.citations.map((citation) => citation.quote)).toEqual([
+      'How long does a reindex take for a big customer?',
+      'For Northwind, roughly four hours. Most workspaces are under ten minutes. We can run it in the background and keep the old index serving until the new one is complete.',
+    ]);
+  });
+
   it('answers "when" with the day or time said of the matter, and "open questions" with the question asked', async () => {
     const due = await ask('When is the changelog entry due?');
     expect(due.answer).toMatch(

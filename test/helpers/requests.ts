@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { TestApp } from './app.ts';
 import type { SignedUpUser } from './factories.ts';
 
@@ -13,3 +14,13 @@ export const requester =
       headers: { ...(user ? user.headers : {}), ...headers },
       ...(payload ? { payload } : {}),
     });
+
+/** `POST /ai/qa` as a user, expecting 201: the answer, typed as the test reads it. */
+export const qaAsker = <Answer>(ctx: () => TestApp) => {
+  const request = requester(ctx);
+  return async (user: SignedUpUser, payload: Record<string, unknown>) => {
+    const response = await request(user, 'POST', '/ai/qa', payload);
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as Answer;
+  };
+};

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
-import { requester } from '../../../test/helpers/requests.ts';
+import { qaAsker, requester } from '../../../test/helpers/requests.ts';
 import { videoKnowledge } from '../../db/schema/index.ts';
 import { insertVideo } from '../transcripts/test-support.ts';
 import { dayWriter } from './answer-timeline.ts';
@@ -35,11 +35,7 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
   let retroId: string;
   let now: Date;
 
-  const ask = async (user: SignedUpUser, payload: Record<string, unknown>) => {
-    const response = await request(user, 'POST', '/ai/qa', payload);
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json() as Answer;
-  };
+  const ask = qaAsker<Answer>(ctx);
 
   beforeAll(async () => {
     alice = await signUpUser(ctx().app, { name: 'Alice Martin' });

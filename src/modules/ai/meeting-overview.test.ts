@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge, waitForKnowledge } from '../../../test/helpers/knowledge.ts';
-import { requester } from '../../../test/helpers/requests.ts';
+import { qaAsker, requester } from '../../../test/helpers/requests.ts';
 import { knowledgeItems, videoKnowledge } from '../../db/schema/index.ts';
 
 const TRANSCRIPT = readFileSync(new URL('../search/fixtures/roadmap-review.vtt', import.meta.url), 'utf8');
@@ -38,11 +38,7 @@ describe('POST /ai/qa about one meeting as a whole', () => {
     deletedReview: '',
   };
 
-  const ask = async (user: SignedUpUser, payload: Record<string, unknown>) => {
-    const response = await request(user, 'POST', '/ai/qa', payload);
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json() as Answer;
-  };
+  const ask = qaAsker<Answer>(ctx);
   /** A meeting whose extracted knowledge is exactly `knowledge` (the extraction job's own result replaced). */
   const meeting = async (
     user: SignedUpUser,

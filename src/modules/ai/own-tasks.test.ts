@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
-import { requester } from '../../../test/helpers/requests.ts';
+import { qaAsker, requester } from '../../../test/helpers/requests.ts';
 import { memberships, speakers, videos } from '../../db/schema/index.ts';
 import { insertVideo } from '../transcripts/test-support.ts';
 import { asksForOwnTasks } from './own-tasks.ts';
@@ -33,11 +33,7 @@ describe('POST /ai/qa: "what are my action items?"', () => {
   let syncId: string;
   let reviewId: string;
 
-  const ask = async (user: SignedUpUser, payload: Record<string, unknown>) => {
-    const response = await request(user, 'POST', '/ai/qa', payload);
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json() as Answer;
-  };
+  const ask = qaAsker<Answer>(ctx);
 
   beforeAll(async () => {
     alice = await signUpUser(ctx().app, { name: 'Alice Martin' });

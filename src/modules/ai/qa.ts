@@ -7,6 +7,7 @@ import type { AuthUser } from '../auth/sessions.ts';
 import { embedQuery } from '../search/embeddings.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
 import { retrieveStretches, type ScopeJudgement } from '../search/stretch-retrieval.ts';
+import { askedBefore } from './asked-before.ts';
 import { chargeCredits, creditsFor, requireCredits } from './budget.ts';
 import {
   type AnswerEngine,
@@ -91,7 +92,8 @@ export async function answerQuestion(
     (await matterStatus(context.db, input.question, input.scope)) ||
     (await whoIs(context.db, input.question, input.scope)) ||
     (await personTasks(context.db, input.question, input.scope)) ||
-    (await meetingOverview(context.db, input.question, input.scope));
+    (await meetingOverview(context.db, input.question, input.scope)) ||
+    (await askedBefore(context.db, input.question, input.scope));
   if (fromKnowledge) return fromKnowledge;
   const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');
   const queryEmbedding = await embedQuery(context, retrievalQuery);

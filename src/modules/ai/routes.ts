@@ -29,7 +29,8 @@ export const aiRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (a
           'commit to?" lists their action items; ' +
           '"What did we decide last week?", "What are the open questions?" list the decisions, unanswered questions ' +
           'or action items of the scope, latest meeting first, over the days named; "What is the status of X?" ' +
-          'lists those that name X. ' +
+          'lists those that name X; a question for one fact asked and answered in a meeting before ("How long does ' +
+          'a reindex take?") is answered with that exchange. ' +
           'Costs 1 AI credit; over budget → 429 `AI_BUDGET_EXCEEDED` with `Retry-After`. With ' +
           '`AI_PROVIDER=openai`, a failing provider answers 502 `AI_PROVIDER_ERROR` and nothing is charged.',
         security,
