@@ -78,6 +78,10 @@ describe('POST /ai/qa: a question asked and answered in a meeting before', () =>
           speaker: 'Tom Becker',
           text: 'Under three hours since the batching change.',
         }),
+        question(40, 'Lena Fischer', 'And how long does the reindex take for small workspaces?', {
+          speaker: 'Tom Becker',
+          text: 'Minutes.',
+        }),
       ],
     });
     const ottos = await insertVideo(ctx(), otto, { title: "Otto's sync" });
@@ -92,18 +96,25 @@ describe('POST /ai/qa: a question asked and answered in a meeting before', () =>
     const body = await ask(alice, { question: 'How long does a reindex take?' });
     expect(body).toMatchObject({ answered: true });
     expect(body.answer).toBe(
-      'This was asked in 2 meetings, latest first. ' +
+      'This was asked 3 times in 2 meetings, latest first. ' +
         'On January 12, in “Planning”, Daniel Okafor asked “So how long does the reindex take now?” [1] ' +
         'Tom Becker answered: “Under three hours since the batching change.” [2] ' +
-        'On January 5, in “Weekly sync”, Maya Chen asked “How long does a reindex take for a big customer?” [3] ' +
-        'Daniel Okafor answered: “For Northwind, roughly four hours.” [4]',
+        'On January 12, in “Planning”, Lena Fischer asked “And how long does the reindex take for small workspaces?” [3] ' +
+        'Tom Becker answered: “Minutes.” [4] ' +
+        'On January 5, in “Weekly sync”, Maya Chen asked “How long does a reindex take for a big customer?” [5] ' +
+        'Daniel Okafor answered: “For Northwind, roughly four hours.” [6]',
     );
     expect(body.citations.map((citation) => [citation.videoId, citation.start, citation.speaker])).toEqual([
       [planningId, 10, 'Daniel Okafor'],
       [planningId, 20, 'Tom Becker'],
+      [planningId, 40, 'Lena Fischer'],
+      [planningId, 50, 'Tom Becker'],
       [syncId, 30, 'Maya Chen'],
       [syncId, 40, 'Daniel Okafor'],
     ]);
+    // Twice in the one meeting asked about.
+    const planned = await ask(alice, { question: 'How long does a reindex take?', videoIds: [planningId] });
+    expect(planned.answer).toMatch(/^This was asked 2 times in a meeting\. On January 12, in “Planning”, /);
     // Within the scope asked, only its meeting's exchange.
     const scoped = await ask(alice, { question: 'How long does a reindex take?', videoIds: [syncId] });
     expect(scoped.answer).toMatch(/^This was asked in a meeting\. On January 5, in “Weekly sync”, /);

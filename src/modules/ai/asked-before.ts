@@ -88,9 +88,12 @@ export async function askedBefore(
       : `The reply: ${reply}`;
     return `On ${day(exchange.heldAt)}, in “${exchange.videoTitle}”, ${asked} ${answered}`;
   });
+  const meetings = new Set(same.map((exchange) => exchange.videoId)).size;
   const asked =
     same.length === 1
       ? 'This was asked in a meeting.'
-      : `This was asked in ${same.length} meetings, latest first.`;
+      : meetings === 1
+        ? `This was asked ${same.length} times in a meeting.`
+        : `This was asked ${same.length} times in ${meetings} meetings, latest first.`;
   return { answer: `${asked} ${parts.join(' ')}`, answered: true, confidence: 1, citations };
 }
