@@ -125,30 +125,34 @@ function written(heading: string, items: Array<Item & { heldAt: Date }>, mixed: 
 }
 
 /**
- * The scope's meetings held in `window` whose knowledge is not there to list: still being
- * extracted (`pending`), or not extracted (`failed`, `over_budget`). A list leaves out their
- * items, and says so.
+ * How many of the scope's meetings were held in `window`, and of them how many have knowledge
+ * not there to list: still being extracted (`pending`), or not extracted (`failed`,
+ * `over_budget`). A list leaves out their items, and says so.
  */
-async function unreadMeetings(db: Db, scope: RetrievalScope, window: HeldWindow | null) {
-  const { rows } = await db.execute<{ pending: number; failed: number }>(sql`
-    select count(*) filter (where k.status = 'pending')::int as pending,
+async function meetingsHeld(db: Db, scope: RetrievalScope, window: HeldWindow | null) {
+  const { rows } = await db.execute<{ held: number; pending: number; failed: number }>(sql`
+    select count(*)::int as held, count(*) filter (where k.status = 'pending')::int as pending,
       count(*) filter (where k.status in ('failed', 'over_budget'))::int as failed
-    from videos v join video_knowledge k on k.video_id = v.id
+    from videos v left join video_knowledge k on k.video_id = v.id
     where ${videoScopeConditions(scope)} and ${heldIn(window)}`);
-  return { pending: rows[0]?.pending ?? 0, failed: rows[0]?.failed ?? 0 };
+  return { held: rows[0]?.held ?? 0, pending: rows[0]?.pending ?? 0, failed: rows[0]?.failed ?? 0 };
 }
 
-const meetingsCount = (n: number) => (n === 1 ? 'One meeting' : `${n} meetings`);
+/** "meeting", "2 meetings". */
+const meetingsWord = (n: number) => (n === 1 ? 'meeting' : `${n} meetings`);
 
 /** " 2 meetings are still being read: their decisions are not in this answer yet." */
 function unreadNote({ pending, failed }: { pending: number; failed: number }, listed: string) {
-  const of = (n: number) => (n === 1 ? { is: 'is', its: 'its' } : { is: 'are', its: 'their' });
+  const of = (n: number) =>
+    n === 1
+      ? { count: 'One meeting', is: 'is', its: 'its' }
+      : { count: `${n} meetings`, is: 'are', its: 'their' };
   return [
     pending > 0
-      ? ` ${meetingsCount(pending)} ${of(pending).is} still being read: ${of(pending).its} ${listed} are not in this answer yet.`
+      ? ` ${of(pending).count} ${of(pending).is} still being read: ${of(pending).its} ${listed} are not in this answer yet.`
       : '',
     failed > 0
-      ? ` ${meetingsCount(failed)} could not be read: ${of(failed).its} ${listed} are not in this answer.`
+      ? ` ${of(failed).count} could not be read: ${of(failed).its} ${listed} are not in this answer.`
       : '',
   ].join('');
 }
@@ -170,22 +174,16 @@ export async function knowledgeList(
   const names = NAMES[kind];
   if (items.length === 0) {
     if (!window) return null;
-    const [{ rows: held }, unread] = await Promise.all([
-      db.execute<{ meetings: number }>(sql`
-        select count(*)::int as meetings from videos v where ${videoScopeConditions(scope)} and ${heldIn(window)}`),
-      unreadMeetings(db, scope, window),
-    ]);
-    const total = held[0]?.meetings ?? 0;
-    const read = total - unread.pending - unread.failed;
-    const meetings = (n: number) => (n === 1 ? 'meeting' : `${n} meetings`);
+    const meetings = await meetingsHeld(db, scope, window);
+    const read = meetings.held - meetings.pending - meetings.failed;
     const answer =
-      total === 0
+      meetings.held === 0
         ? `No meeting here was held ${daysSaid(window)}.`
         : read === 0
-          ? `Nothing can be listed yet for the ${meetings(total)} held ${daysSaid(window)}.`
-          : `No ${names.one} was recorded in the ${meetings(read)} held ${daysSaid(window)}.`;
+          ? `Nothing can be listed yet for the ${meetingsWord(meetings.held)} held ${daysSaid(window)}.`
+          : `No ${names.one} was recorded in the ${meetingsWord(read)} held ${daysSaid(window)}.`;
     return {
-      answer: answer + unreadNote(unread, names.plural.toLowerCase()),
+      answer: answer + unreadNote(meetings, names.plural.toLowerCase()),
       answered: true,
       confidence: 1,
       citations: [],
@@ -193,7 +191,7 @@ export async function knowledgeList(
   }
   const held = window ? ` in the meetings held ${daysSaid(window)}` : '';
   const listed = written(`${names.plural}${held}, latest meeting first:`, items, false);
-  const note = unreadNote(await unreadMeetings(db, scope, window), names.plural.toLowerCase());
+  const note = unreadNote(await meetingsHeld(db, scope, window), names.plural.toLowerCase());
   return { ...listed, answer: listed.answer + note };
 }
 
@@ -215,6 +213,6 @@ export async function matterStatus(
   });
   if (items.length === 0) return null;
   const status = written(`The latest on ${matter}, latest meeting first:`, items, true);
-  const note = unreadNote(await unreadMeetings(db, scope, null), 'decisions, action items and questions');
+  const note = unreadNote(await meetingsHeld(db, scope, null), 'decisions, action items and questions');
   return { ...status, answer: status.answer + note };
 }

@@ -113,17 +113,17 @@ function findAction(doc: Document, sentence: Sentence, meetingDate: Date): Found
       if (CONDITIONAL.test(sentence.text.slice(0, match.index))) continue;
       const verb = match.groups?.verb;
       const rest = verb ? sentence.text.slice(match.index + match[0].length - verb.length) : '';
+      const task = verb !== undefined && isTask(verb, rest);
+      const talk = verb !== undefined && isDatedTaskVerb(verb);
       // Days are read (chrono: the costliest step) only for a verb that may be a task.
-      const mayBeTask =
-        rule.claims || (verb !== undefined && (isTask(verb, rest, false) || isDatedTaskVerb(verb)));
-      if (!mayBeTask) continue;
+      if (!rule.claims && !task && !talk) continue;
       const found = item('action_item', sentence, match.index);
       // "Aisha, can you write that into the checklist?" — "Yes, by January 19.": the reply names the day.
       const reply = rule.owner === 'addressee' ? replyTo(doc, sentence) : undefined;
       const dueDate = dueDateIn(found.text, meetingDate) ?? (reply ? replyDate(reply, meetingDate) : null);
       // A talk verb is a task when done on a later day: "I present two petitions this morning" is the meeting.
       const later = dueDate !== null && dueDate > meetingDate.toISOString().slice(0, 10);
-      if (!rule.claims && (!verb || !isTask(verb, rest, later))) continue;
+      if (!rule.claims && !task && !(talk && later)) continue;
       const owner = ownerOf(doc, sentence, rule, match.groups ?? {});
       if (owner === undefined) continue;
       if (rule.needsDate && !dueDate && !listedAsAction(doc, sentence, match.index)) continue;
@@ -146,14 +146,9 @@ const verbForms = (verb: string) =>
 /** A talk verb ("present", "discuss") that is a task only when done on a later day. */
 const isDatedTaskVerb = (verb: string) => verbForms(verb).some((form) => DATED_TASK_VERBS.has(form));
 
-/**
- * Whether `verb` (as said, "sets"), followed by `rest` ("sets up alerting…"), names a task;
- * `datedLater`: a day after the meeting's is named with it.
- */
-function isTask(verb: string, rest: string, datedLater: boolean): boolean {
-  const forms = verbForms(verb);
-  if (datedLater && forms.some((form) => DATED_TASK_VERBS.has(form))) return true;
-  const base = forms.find((form) => TASK_VERBS.has(form));
+/** Whether `verb` (as said, "sets"), followed by `rest` ("sets up alerting…"), names a task on any day. */
+function isTask(verb: string, rest: string): boolean {
+  const base = verbForms(verb).find((form) => TASK_VERBS.has(form));
   if (!base) return false;
   const particle = TASK_PARTICLES[base];
   return !particle || particle.test(base + rest.slice(verb.length));
