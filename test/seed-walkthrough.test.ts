@@ -73,6 +73,18 @@ describe('the seeded demo, on first contact', () => {
     expect(result.citations[0]?.videoTitle).toMatch(/moving transcripts to a job queue/);
   });
 
+  it('answers a "why" no one answered with "because" by the problem raised before the decision', async () => {
+    const moved = await ask('Why did search v2 move to February?');
+    expect(moved.answer).toMatch(
+      /^On January 12, Daniel Okafor said they load tested the reindex and the cost was higher than they estimated\. /,
+    );
+    expect(moved.answer).toMatch(/\[1\] Maya Chen said Search v2 moves to February 13, /);
+    const queue = await ask('Why are we moving transcripts to a job queue?');
+    expect(queue.answer).toMatch(
+      /^Aisha Mensah said on a Monday morning, when every weekly meeting gets uploaded at once, the sweep could take longer than five minutes and two sweeps overlap\./,
+    );
+  });
+
   it('answers "what did we decide" with the decision stated, then what later meetings changed, each dated', async () => {
     const checklist = await ask('What did we decide about the onboarding checklist?');
     expect(checklist.answer).toMatch(

@@ -25,6 +25,15 @@ export type KindSentence = {
 /** Words that give a cause. */
 const CAUSE =
   /\b(because|root cause|caused by|due to|the reason|reason (?:is|was)|that's why|that is why|as a result|led to)\b/i;
+/**
+ * A problem stated, the kind of thing a decision answers: "the cost is higher than we estimated",
+ * "a split experience is worse than two weeks", "the sweep can take longer than five minutes",
+ * "a correctness problem", "too expensive".
+ */
+const PROBLEM =
+  /\b(?:higher|more|worse|longer|slower|bigger|larger|harder|riskier|more expensive) than (?:we |I |they |you |anyone )?(?:expected|estimated|planned|thought|hoped|budgeted)\b|\bis worse than\b|\b(?:takes?|took|taking) longer than\b|\b(?:the|a|one|our|big|main|real)(?: \w+)? (?:problem|issue|risk|concern|blocker|downside)\b|\btoo (?:expensive|costly|slow|risky|late|complex|complicated)\b|\b(?:can't|cannot) afford\b/i;
+/** How far before a decision (in turns) the problem it answers may be raised. */
+const PROBLEM_TURNS = 15;
 /** A length of time: "lasted", "took", "forty-seven minutes", "a few weeks". */
 const DURATION =
   /\b(lasted|took)\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|[a-z]+ty(?:-[a-z]+)?|few|several)\s+(?:more\s+|full\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i;
@@ -48,6 +57,51 @@ const stating =
   (_sentences, names) =>
   (sentence) =>
     states(sentence.text) && names(sentence);
+
+/** The decisions extraction finds in each source's turns, as the sentences that state them. */
+function decisionSentences<S extends KindSentence>(sentences: S[]): S[] {
+  return [...new Set(sentences.map((sentence) => sentence.source))].flatMap((source) => {
+    const own = sentences.filter((sentence) => sentence.source === source);
+    return findItems(analyse(source.turns), source.recordedAt)
+      .filter((item) => item.kind === 'decision')
+      .flatMap((item) =>
+        own.filter((sentence) => sentence.start <= item.start && item.start <= sentence.end),
+      );
+  });
+}
+
+/**
+ * Where a cause is given: a sentence that says so ("because", "root cause") and names the matter,
+ * or is said in a meeting whose title does. When the best meeting gives none, a decision on the
+ * matter is explained by a problem raised before it in that meeting that speaks of what it
+ * decides: "Why did search v2 move to February?" is answered by "We load tested the reindex and
+ * the cost is higher than we estimated", said eight turns before "Search v2 moves to February 13,
+ * … with the reindex batched at night", where no one says "because".
+ */
+function causing<S extends KindSentence>(sentences: S[], names: (sentence: S) => boolean) {
+  const stated = (sentence: S) => CAUSE.test(sentence.text) && names(sentence);
+  const meeting = sentences[0]?.source.videoId;
+  const inMeeting = sentences.filter((sentence) => sentence.source.videoId === meeting);
+  if (inMeeting.some(stated)) return stated;
+  const problems = new Set<S>();
+  for (const decision of decisionSentences(inMeeting).filter(names)) {
+    // The problem the decision answers speaks of what it decides ("the cost of the reindex" before
+    // "…with the reindex batched at night"): the one sharing most of its words, the first of those.
+    const shared = (sentence: KindSentence) =>
+      [...sentence.lexemes].filter((lexeme) => decision.lexemes.has(lexeme)).length;
+    const raised = inMeeting
+      .filter(
+        (sentence) =>
+          sentence.start < decision.start &&
+          decision.turn - sentence.turn <= PROBLEM_TURNS &&
+          PROBLEM.test(sentence.text) &&
+          shared(sentence) > 0,
+      )
+      .sort((a, b) => shared(b) - shared(a) || a.start - b.start)[0];
+    if (raised) problems.add(raised);
+  }
+  return (sentence: S) => stated(sentence) || problems.has(sentence);
+}
 
 /**
  * Where someone takes a task on, as extraction finds an action item with an owner ("Daniel owns
@@ -86,7 +140,7 @@ const owning: Finder = (sentences, names) => {
  */
 type Naming = 'sentence' | 'sentence or title' | 'none';
 const ANSWERS: Record<AnswerKind['name'], { finds: Finder; naming: Naming }> = {
-  cause: { finds: stating((text) => CAUSE.test(text)), naming: 'sentence or title' },
+  cause: { finds: causing, naming: 'sentence or title' },
   duration: { finds: stating((text) => DURATION.test(text)), naming: 'none' },
   decision: { finds: stating((text) => decisionCueIn(text) !== null), naming: 'sentence' },
   owner: { finds: owning, naming: 'sentence' },

@@ -209,6 +209,45 @@ describe('local answer engine', () => {
     );
   });
 
+  it('answers a "why" of a decision no one explains with "because" by the problem raised before it about what it decides', async () => {
+    const raised = sourceOf(1, 3, 6, [
+      { speaker: 'Lena', text: 'The fifth is about slow hotel wifi, which is really a performance issue.' },
+      { speaker: 'Maya', text: 'Let us keep that for February. Daniel, search v2.' },
+      { speaker: 'Daniel', text: 'We load tested the reindex and the cost is higher than we estimated.' },
+    ]);
+    const decided = sourceOf(2, 12, 14, [
+      { speaker: 'Maya', text: 'I accept that a split experience is worse than two weeks.' },
+      { speaker: 'Tom', text: 'Nights are quiet.' },
+      {
+        speaker: 'Maya',
+        text: 'Then the decision changes. Search v2 moves to February 13, with the reindex batched at night.',
+      },
+    ]);
+    const question = 'Why did search v2 move to February?';
+    // Lena's issue is raised first, and Maya's comparison last, but only the cost speaks of the reindex.
+    const moved = await engine().answer({ question, sources: [decided, raised] });
+    expect(moved.answer).toMatch(
+      /^Daniel said they load tested the reindex and the cost was higher than they estimated\. \[1\] Maya said Search v2 moves to February 13/,
+    );
+    expect(moved.citations[0]).toMatchObject({ speaker: 'Daniel', start: 50 });
+    // A problem that says nothing of what was decided explains nothing: the decision leads.
+    const unrelated = { ...raised, turns: raised.turns.slice(0, 2) };
+    const unexplained = await engine().answer({ question, sources: [decided, unrelated] });
+    expect(unexplained.answer).toMatch(/^Maya said Search v2 moves to February 13/);
+    // Said after the decision, a problem is not its cause.
+    const after = {
+      ...raised,
+      turns: raised.turns.map((turn) => ({
+        ...turn,
+        index: turn.index + 20,
+        start: turn.start + 200,
+        end: turn.end + 200,
+      })),
+    };
+    const later = await engine().answer({ question, sources: [decided, after] });
+    expect(later.answer).toMatch(/^Maya said Search v2 moves to February 13/);
+  });
+
   it('tells meetings of different days apart: dated, the lead first, then oldest first, a later change always quoted', async () => {
     const meeting = (videoId: string, day: string) => ({
       videoId,
