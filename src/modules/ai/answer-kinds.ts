@@ -58,15 +58,19 @@ const stating =
   (sentence) =>
     states(sentence.text) && names(sentence);
 
-/** The decisions extraction finds in each source's turns, as the sentences that state them. */
-function decisionSentences<S extends KindSentence>(sentences: S[]): S[] {
+/**
+ * The items knowledge extraction finds in each source's own turns, each with the sentences whose
+ * time holds where it starts: two when it starts where one ends and the next begins ("Then the
+ * decision changes. Search v2 moves to February 13"), none when between the sentences read.
+ */
+function itemsIn<S extends KindSentence>(sentences: S[]) {
   return [...new Set(sentences.map((sentence) => sentence.source))].flatMap((source) => {
     const own = sentences.filter((sentence) => sentence.source === source);
-    return findItems(analyse(source.turns), source.recordedAt)
-      .filter((item) => item.kind === 'decision')
-      .flatMap((item) =>
-        own.filter((sentence) => sentence.start <= item.start && item.start <= sentence.end),
-      );
+    return findItems(analyse(source.turns), source.recordedAt).map((item) => ({
+      item,
+      own,
+      holding: own.filter((sentence) => sentence.start <= item.start && item.start <= sentence.end),
+    }));
   });
 }
 
@@ -84,7 +88,10 @@ function causing<S extends KindSentence>(sentences: S[], names: (sentence: S) =>
   const inMeeting = sentences.filter((sentence) => sentence.source.videoId === meeting);
   if (inMeeting.some(stated)) return stated;
   const problems = new Set<S>();
-  for (const decision of decisionSentences(inMeeting).filter(names)) {
+  const decisions = itemsIn(inMeeting).flatMap(({ item, holding }) =>
+    item.kind === 'decision' ? holding.filter(names) : [],
+  );
+  for (const decision of decisions) {
     // The problem the decision answers speaks of what it decides ("the cost of the reindex" before
     // "…with the reindex batched at night"): the one sharing most of its words, the first of those.
     const shared = (sentence: KindSentence) =>
@@ -111,20 +118,14 @@ function causing<S extends KindSentence>(sentences: S[], names: (sentence: S) =>
  */
 const owning: Finder = (sentences, names) => {
   const starts = new Set<KindSentence>();
-  for (const source of new Set(sentences.map((sentence) => sentence.source))) {
-    const own = sentences.filter((sentence) => sentence.source === source);
-    const tasks = findItems(analyse(source.turns), source.recordedAt).filter(
-      (item) => item.kind === 'action_item' && item.owner,
+  for (const { item, own, holding } of itemsIn(sentences)) {
+    const owned = holding[0];
+    if (item.kind !== 'action_item' || !item.owner || !owned) continue;
+    const naming = own.filter(
+      (sentence) => sentence.turn === owned.turn && sentence.start <= owned.start && names(sentence),
     );
-    for (const task of tasks) {
-      const owned = own.find((sentence) => sentence.start <= task.start && task.start <= sentence.end);
-      if (!owned) continue;
-      const naming = own.filter(
-        (sentence) => sentence.turn === owned.turn && sentence.start <= owned.start && names(sentence),
-      );
-      const start = naming.at(-1);
-      if (start) starts.add(start);
-    }
+    const start = naming.at(-1);
+    if (start) starts.add(start);
   }
   return (sentence) => starts.has(sentence);
 };
