@@ -34,7 +34,8 @@ export default async function setup(project: TestProject) {
     stopCluster = cluster.stop;
   }
 
-  const template = `kh_template_${process.pid}`;
+  // Each project of the run (vitest.config.ts) has its own: they are set up in the same process.
+  const template = `kh_template_${process.pid}_${project.name.replace(/\W/g, '_')}`;
   await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${template}`);
   await adminQuery(adminUrl, `CREATE DATABASE ${template}`);
   const templateUrl = withDatabase(adminUrl, template);

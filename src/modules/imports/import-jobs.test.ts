@@ -6,7 +6,9 @@ import { type TestApp, useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { importFiles, importJobs, videos } from '../../db/schema/index.ts';
 import { insertVideo } from '../transcripts/test-support.ts';
-import type { ImportContext } from './processing.ts';
+import { createVideoIn } from '../videos/service.ts';
+import { parseImportFile } from './formats.ts';
+import { type ImportContext, runImport } from './processing.ts';
 import { filePart, importAndWait, importFixture, outcome } from './test-support.ts';
 
 // The originals, spied on so that a test can make one call fail.
@@ -18,12 +20,6 @@ vi.mock('./formats.ts', async (importOriginal) => {
   const original = await importOriginal<typeof import('./formats.ts')>();
   return { ...original, parseImportFile: vi.fn(original.parseImportFile) };
 });
-// Test files share a worker (vitest.config.ts), which may have loaded these modules before this
-// file mocked them: they are imported afresh, through the mocks.
-vi.resetModules();
-const { createVideoIn } = await import('../videos/service.ts');
-const { parseImportFile } = await import('./formats.ts');
-const { runImport } = await import('./processing.ts');
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
