@@ -39,6 +39,12 @@ describe('HTTP conventions', () => {
     app.get('/test/boom', async () => {
       throw new Error('database password is hunter2');
     });
+    app.get('/test/deadlock', async () => {
+      // As drizzle throws it: the driver's error on the cause.
+      throw Object.assign(new Error('Failed query: delete from …'), {
+        cause: Object.assign(new Error('deadlock detected'), { code: '40P01' }),
+      });
+    });
     app.get('/test/forbidden', async () => {
       throw errors.forbidden();
     });
@@ -169,6 +175,17 @@ describe('HTTP conventions', () => {
     expect(response.headers['x-request-id']).toBe('trace-boom-1');
     const entry = logged.find((line) => line.requestId === 'trace-boom-1');
     expect((entry?.err as Error | undefined)?.message).toBe('database password is hunter2');
+  });
+
+  it('answers a transaction the database rolled back (deadlock) with a 503 to retry, not a 500', async () => {
+    const response = await ctx().app.inject({ method: 'GET', url: '/test/deadlock' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('1');
+    expect(response.json()).toEqual({
+      success: false,
+      error: 'The request met other work on the same records; try again',
+      code: 'SERVICE_UNAVAILABLE',
+    });
   });
 
   it('keeps the status and code of an AppError', async () => {

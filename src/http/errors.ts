@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isTransactionRollback } from '../db/errors.ts';
 
 /**
  * The one error type of the service. Anything thrown that is not an AppError (or one of
@@ -152,6 +153,19 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
   }
   const known = error.code ? fastifyClientErrors[error.code] : undefined;
   if (known) return new AppError(known.status, known.code, known.message);
+  // A deadlock or serialization failure that outlasted its service's retries: nothing in the
+  // request is wrong, and the same request a moment later normally succeeds.
+  if (isTransactionRollback(error)) {
+    request.log.warn({ err: error }, 'transaction rolled back by the database');
+    return new AppError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The request met other work on the same records; try again',
+      {
+        headers: { 'retry-after': '1' },
+      },
+    );
+  }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
   } else {

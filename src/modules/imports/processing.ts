@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, notExists, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
+import { isTransientDatabaseError } from '../../db/errors.ts';
 import { importFiles, importJobs } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { clockDuration } from '../../lib/duration.ts';
@@ -21,21 +22,6 @@ const CREATED_HASH_INDEX = 'import_files_created_hash_idx';
 const isCreatedHashConflict = (error: unknown) => {
   const { cause } = error as { cause?: { code?: string; constraint?: string } };
   return cause?.code === '23505' && cause.constraint === CREATED_HASH_INDEX;
-};
-
-/**
- * SQLSTATE classes of the database's own trouble, not of the file: connection exceptions (08),
- * transaction rollbacks — serialization failures, deadlocks (40), insufficient resources (53) and
- * operator intervention — cancelled statements, timeouts, shutdowns (57).
- */
-const TRANSIENT_CLASSES = new Set(['08', '40', '53', '57']);
-
-/** A database error (as drizzle wraps it, or as pg throws it) that a later attempt may not meet. */
-const isTransientDatabaseError = (error: unknown) => {
-  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
-  return [code, cause?.code].some(
-    (value) => typeof value === 'string' && value.length === 5 && TRANSIENT_CLASSES.has(value.slice(0, 2)),
-  );
 };
 
 /**

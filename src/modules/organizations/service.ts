@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { isUniqueViolation, retryRolledBack } from '../../db/errors.ts';
 import { memberships, organizations, users } from '../../db/schema/index.ts';
 import type { Role } from '../../db/schema/users.ts';
 import { errors } from '../../http/errors.ts';
@@ -8,14 +9,6 @@ import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
 import { recordActivity } from '../activity/service.ts';
 import { requireRole } from './access.ts';
 import { randomSuffix, slugify } from './slugs.ts';
-
-const UNIQUE_VIOLATION = '23505';
-
-/** Drizzle wraps driver errors in a DrizzleQueryError; the PostgreSQL code is on its cause. */
-export const isUniqueViolation = (error: unknown) => {
-  const { code, cause } = error as { code?: string; cause?: { code?: string } };
-  return (cause?.code ?? code) === UNIQUE_VIOLATION;
-};
 
 const slugTaken = () => errors.badRequest('An organization with this slug already exists', 'SLUG_TAKEN');
 
@@ -167,25 +160,31 @@ export async function updateOrganization(
   });
 }
 
-/** Deletes an organization with everything it owns (memberships and invitations cascade). */
+/**
+ * Deletes an organization with everything it owns (memberships and invitations cascade). Run
+ * again when the database breaks a deadlock with a background job by aborting it (see
+ * retryRolledBack).
+ */
 export async function deleteOrganization(context: AppContext, userId: string, organizationId: string) {
-  await context.db.transaction(async (tx) => {
-    await requireRole(tx, { userId, organizationId, minRole: 'owner', outsider: 'not_found' });
-    const [deleted] = await tx
-      .delete(organizations)
-      .where(eq(organizations.id, organizationId))
-      .returning({ name: organizations.name });
-    await reassignDefaultOrganization(tx, organizationId);
-    // The log outlives the organization: its members' feeds no longer show it, the owner's account feed does.
-    await recordActivity(tx, {
-      organizationId: null,
-      actorId: userId,
-      action: 'organization.deleted',
-      targetType: 'organization',
-      targetId: organizationId,
-      metadata: { name: deleted?.name ?? null },
-    });
-  });
+  await retryRolledBack(() =>
+    context.db.transaction(async (tx) => {
+      await requireRole(tx, { userId, organizationId, minRole: 'owner', outsider: 'not_found' });
+      const [deleted] = await tx
+        .delete(organizations)
+        .where(eq(organizations.id, organizationId))
+        .returning({ name: organizations.name });
+      await reassignDefaultOrganization(tx, organizationId);
+      // The log outlives the organization: its members' feeds no longer show it, the owner's account feed does.
+      await recordActivity(tx, {
+        organizationId: null,
+        actorId: userId,
+        action: 'organization.deleted',
+        targetType: 'organization',
+        targetId: organizationId,
+        metadata: { name: deleted?.name ?? null },
+      });
+    }),
+  );
   return { id: organizationId, deleted: true as const };
 }
 

@@ -2,6 +2,7 @@ import { and, count, desc, eq, exists, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { memberships, savedSearches } from '../../db/schema/index.ts';
 import { errors } from '../../http/errors.ts';
 import { type PageRequest, pageBounds, toPage } from '../../http/pagination.ts';
@@ -9,7 +10,6 @@ import { recordActivity } from '../activity/service.ts';
 import { organizationScope } from '../channels/access.ts';
 import { requireRole } from '../organizations/access.ts';
 import { assertOrganizationReferences } from '../organizations/references.ts';
-import { isUniqueViolation } from '../organizations/service.ts';
 import {
   type CreateSavedSearchInput,
   type SavedSearchFilters,
