@@ -11,6 +11,13 @@ const sqlStateOf = (error: unknown): string | undefined => {
 export const isUniqueViolation = (error: unknown) => sqlStateOf(error) === '23505';
 
 /**
+ * A row written that refers to one no longer there. Every foreign key cascades or sets null on
+ * delete, so this comes only from a write whose parent (an organization, a video) was deleted
+ * after the request had read it.
+ */
+export const isForeignKeyViolation = (error: unknown) => sqlStateOf(error) === '23503';
+
+/**
  * Class 40, transaction rollback: the database aborted the transaction for what other
  * transactions were doing at the time (a deadlock, a serialization failure), not for anything in
  * it. The same transaction run again normally succeeds.

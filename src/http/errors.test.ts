@@ -45,6 +45,11 @@ describe('HTTP conventions', () => {
         cause: Object.assign(new Error('deadlock detected'), { code: '40P01' }),
       });
     });
+    app.get('/test/parent-gone', async () => {
+      throw Object.assign(new Error('Failed query: insert into "ai_questions" …'), {
+        cause: Object.assign(new Error('violates foreign key constraint'), { code: '23503' }),
+      });
+    });
     app.get('/test/forbidden', async () => {
       throw errors.forbidden();
     });
@@ -185,6 +190,16 @@ describe('HTTP conventions', () => {
       success: false,
       error: 'The request met other work on the same records; try again',
       code: 'SERVICE_UNAVAILABLE',
+    });
+  });
+
+  it('answers a write whose parent row was deleted meanwhile (foreign key) with a 409, not a 500', async () => {
+    const response = await ctx().app.inject({ method: 'GET', url: '/test/parent-gone' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      success: false,
+      error: 'Something this request refers to was deleted while it ran',
+      code: 'CONFLICT',
     });
   });
 

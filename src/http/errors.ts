@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isTransactionRollback } from '../db/errors.ts';
+import { isForeignKeyViolation, isTransactionRollback } from '../db/errors.ts';
 
 /**
  * The one error type of the service. Anything thrown that is not an AppError (or one of
@@ -165,6 +165,11 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
         headers: { 'retry-after': '1' },
       },
     );
+  }
+  // A parent (an organization, a video) deleted by another request after this one read it.
+  if (isForeignKeyViolation(error)) {
+    request.log.warn({ err: error }, 'a write referred to a row deleted meanwhile');
+    return errors.conflict('Something this request refers to was deleted while it ran');
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');

@@ -147,7 +147,20 @@ function toChunk(pieces: Piece[], index: number): Chunk {
 /** Rows per INSERT: one JSON parameter each. */
 const CHUNK_BATCH = 2_000;
 
-/** Replaces a video's chunks (an empty list removes them). Runs in the caller's transaction. */
+/**
+ * Holds a video's row until the transaction ends, before its passages are read to be rewritten:
+ * two rewrites at once (two speakers of one meeting renamed together) would each cut passages
+ * under the names they saw and delete the passages they saw, the second colliding with the first's
+ * or writing a name the first had just changed. Comments, clips and views still come and go.
+ */
+export async function holdVideoPassages(tx: Tx, videoId: string) {
+  await tx.execute(sql`SELECT 1 FROM videos WHERE id = ${videoId} FOR NO KEY UPDATE`);
+}
+
+/**
+ * Replaces a video's chunks (an empty list removes them). Runs in the caller's transaction, which
+ * holds the video's row (a transcript write locks it; see holdVideoPassages).
+ */
 export async function writeChunks(tx: Tx, video: { id: string; organizationId: string }, chunks: Chunk[]) {
   await tx.delete(transcriptChunks).where(eq(transcriptChunks.videoId, video.id));
   for (let offset = 0; offset < chunks.length; offset += CHUNK_BATCH) {

@@ -1,13 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { retryRolledBack } from '../../db/errors.ts';
 import { speakers, transcriptSegments, videos } from '../../db/schema/index.ts';
 import { AppError, errors } from '../../http/errors.ts';
 import { recordActivity } from '../activity/service.ts';
 import { storeSpeakerStats } from '../analytics/stats-store.ts';
 import { requestKnowledgeExtraction } from '../knowledge/service.ts';
-import { buildChunks, writeChunks } from '../search/chunks.ts';
+import { buildChunks, holdVideoPassages, writeChunks } from '../search/chunks.ts';
 import { requestEmbeddings } from '../search/embeddings.ts';
 import { indexVideoTerms } from '../search/video-terms.ts';
 import { requireVideoAccess } from '../videos/access.ts';
@@ -160,7 +161,12 @@ async function storeSegments(tx: Tx, video: { id: string; organizationId: string
   );
 }
 
-/** The organization's speakers for the labels (id and current name), created when new; by normalized name. */
+/**
+ * The organization's speakers for the labels (id and current name), created when new; by
+ * normalized name. Existing speakers are share-locked: transcripts stored at once in one
+ * organization read the same speakers side by side, while a rename (which rewrites the passages
+ * under the new name) waits for them to commit, and they for it.
+ */
 async function upsertSpeakers(
   tx: Tx,
   organizationId: string,
@@ -172,24 +178,38 @@ async function upsertSpeakers(
       names.set(normalizeName(speaker), speaker.trim());
   }
   const ids = new Map<string, { id: string; name: string }>();
-  // In name order: transcripts of one organization stored at once then lock speakers in the same
-  // order, instead of deadlocking on each other's.
-  const entries = [...names.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (let offset = 0; offset < entries.length; offset += SPEAKER_BATCH) {
+  const columns = { id: speakers.id, name: speakers.name, normalizedName: speakers.normalizedName };
+  const readShared = async (normalizedNames: string[]) => {
     const rows = await tx
+      .select(columns)
+      .from(speakers)
+      .where(
+        and(eq(speakers.organizationId, organizationId), inArray(speakers.normalizedName, normalizedNames)),
+      )
+      .for('share');
+    for (const row of rows) ids.set(row.normalizedName, { id: row.id, name: row.name });
+  };
+  const all = [...names.keys()];
+  for (let offset = 0; offset < all.length; offset += SPEAKER_BATCH) {
+    const batch = all.slice(offset, offset + SPEAKER_BATCH);
+    await readShared(batch);
+    const missing = batch.filter((normalizedName) => !ids.has(normalizedName));
+    if (missing.length === 0) continue;
+    const created = await tx
       .insert(speakers)
       .values(
-        entries
-          .slice(offset, offset + SPEAKER_BATCH)
-          .map(([normalizedName, name]) => ({ organizationId, name, normalizedName })),
+        missing.map((normalizedName) => ({
+          organizationId,
+          name: names.get(normalizedName) as string,
+          normalizedName,
+        })),
       )
-      // A no-op update, so that existing speakers come back from RETURNING too.
-      .onConflictDoUpdate({
-        target: [speakers.organizationId, speakers.normalizedName],
-        set: { normalizedName: sql`excluded.normalized_name` },
-      })
-      .returning({ id: speakers.id, name: speakers.name, normalizedName: speakers.normalizedName });
-    for (const row of rows) ids.set(row.normalizedName, { id: row.id, name: row.name });
+      .onConflictDoNothing({ target: [speakers.organizationId, speakers.normalizedName] })
+      .returning(columns);
+    for (const row of created) ids.set(row.normalizedName, { id: row.id, name: row.name });
+    // Created meanwhile by another transcript, which has committed: read as the others.
+    const raced = missing.filter((normalizedName) => !ids.has(normalizedName));
+    if (raced.length > 0) await readShared(raced);
   }
   return ids;
 }
@@ -200,6 +220,7 @@ async function upsertSpeakers(
  * re-index command.
  */
 export async function rebuildChunks(tx: Tx, video: { id: string; organizationId: string }) {
+  await holdVideoPassages(tx, video.id);
   await writeChunks(tx, video, buildChunks(await transcriptSegmentsOf(tx, video.id)));
 }
 
@@ -209,6 +230,7 @@ export async function rebuildChunks(tx: Tx, video: { id: string; organizationId:
  * before speaker analytics). A rename needs only the passages (rebuildChunks): the words said stay.
  */
 export async function rebuildDerived(tx: Tx, video: { id: string; organizationId: string }) {
+  await holdVideoPassages(tx, video.id);
   const segments = await transcriptSegmentsOf(tx, video.id);
   await writeChunks(tx, video, buildChunks(segments));
   await indexVideoTerms(tx, video);
@@ -240,36 +262,38 @@ export async function putTranscript(
   body: PutTranscriptBody,
   detailsPath: string,
 ): Promise<TranscriptView> {
-  return context.db.transaction(async (tx) => {
-    const { video } = await requireVideoAccess(tx, { videoId, userId, action: 'edit', forUpdate: true });
-    const target = {
-      id: video.id,
-      organizationId: video.organizationId,
-      durationSeconds: video.durationSeconds,
-    };
-    let text: string | null;
-    let segmentCount: number;
-    if (body.segments) {
-      ({ text, segmentCount } = await storeSegmentsTranscript(tx, context, target, body.segments));
-    } else {
-      text = body.text ?? null;
-      ({ segmentCount } = await replaceTranscript(tx, context, {
-        video: target,
-        text,
-        format: body.format,
-        detailsPath,
-      }));
-    }
-    await recordActivity(tx, {
-      organizationId: video.organizationId,
-      actorId: userId,
-      action: 'transcript.updated',
-      targetType: 'transcript',
-      targetId: video.id,
-      metadata: { videoId: video.id, title: video.title, segmentCount },
-    });
-    return transcriptView(tx, { id: video.id, transcript: text });
-  });
+  return retryRolledBack(() =>
+    context.db.transaction(async (tx) => {
+      const { video } = await requireVideoAccess(tx, { videoId, userId, action: 'edit', forUpdate: true });
+      const target = {
+        id: video.id,
+        organizationId: video.organizationId,
+        durationSeconds: video.durationSeconds,
+      };
+      let text: string | null;
+      let segmentCount: number;
+      if (body.segments) {
+        ({ text, segmentCount } = await storeSegmentsTranscript(tx, context, target, body.segments));
+      } else {
+        text = body.text ?? null;
+        ({ segmentCount } = await replaceTranscript(tx, context, {
+          video: target,
+          text,
+          format: body.format,
+          detailsPath,
+        }));
+      }
+      await recordActivity(tx, {
+        organizationId: video.organizationId,
+        actorId: userId,
+        action: 'transcript.updated',
+        targetType: 'transcript',
+        targetId: video.id,
+        metadata: { videoId: video.id, title: video.title, segmentCount },
+      });
+      return transcriptView(tx, { id: video.id, transcript: text });
+    }),
+  );
 }
 
 /** The transcript as WebVTT or SRT; a video without one has no subtitles (404). */

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers/app.ts';
+import { type SignedUpUser, signUpUser } from './helpers/factories.ts';
+import { createVideo } from './helpers/media.ts';
+
+/**
+ * Many writes at once on one organization's meetings — transcripts stored, speakers renamed,
+ * videos edited, comments, clips and questions — then the organization deleted while questions
+ * are still being answered. Every answer is a client's (never a 5xx: deadlocks between these
+ * transactions are retried, a write whose organization vanished is a 409), and what is left is
+ * consistent: every passage names its speakers as they are now called.
+ */
+
+const SPEAKERS = ['Maya Chen', 'Daniel Okafor', 'Aisha Mensah'];
+const ROUNDS = 12;
+
+/** A WebVTT transcript of 30 cues whose speakers take turns in an order that depends on `n`. */
+function transcript(n: number) {
+  const at = (seconds: number) =>
+    `00:${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}.000`;
+  const cues = Array.from({ length: 30 }, (_, i) => {
+    const speaker = SPEAKERS[(i + n) % SPEAKERS.length];
+    return `${at(i * 10)} --> ${at(i * 10 + 9)}\n<v ${speaker}>Decision: search v2 ships on January ${((n + i) % 28) + 1}. Daniel prepares the batch job by February ${(i % 27) + 1}.`;
+  });
+  return `WEBVTT\n\n${cues.join('\n\n')}\n`;
+}
+
+describe('concurrent writes on one organization', () => {
+  const ctx = useTestApp();
+  const statuses: Array<{ label: string; status: number }> = [];
+
+  async function call(
+    user: SignedUpUser,
+    label: string,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ) {
+    const vtt = typeof payload === 'string';
+    const response = await ctx().app.inject({
+      method,
+      url,
+      headers: { ...user.headers, ...(vtt ? { 'content-type': 'text/vtt' } : {}) },
+      ...(payload === undefined ? {} : { payload: payload as string }),
+    });
+    statuses.push({ label, status: response.statusCode });
+    return response;
+  }
+
+  const serverErrors = () => statuses.filter(({ status }) => status >= 500);
+
+  it("answers every request below 500 and leaves every passage under its speakers' current names", async () => {
+    const owner = await signUpUser(ctx().app);
+    const videoIds: string[] = [];
+    for (let i = 0; i < 4; i++)
+      videoIds.push(await createVideo(ctx().app, owner, { title: `Sync ${i}`, duration: '10:00' }));
+    await call(owner, 'transcript', 'PUT', `/videos/${videoIds[0]}/transcript`, transcript(0));
+    const listed = await call(owner, 'speakers', 'GET', `/speakers?organizationId=${owner.organizationId}`);
+    const speakerIds = (listed.json().data as Array<{ id: string }>).map((speaker) => speaker.id);
+    expect(speakerIds).toHaveLength(SPEAKERS.length);
+
+    const writes: Promise<unknown>[] = [];
+    for (let k = 0; k < ROUNDS; k++) {
+      const videoId = videoIds[k % videoIds.length] as string;
+      writes.push(
+        call(owner, 'transcript', 'PUT', `/videos/${videoId}/transcript`, transcript(k)),
+        call(owner, 'rename', 'PATCH', `/speakers/${speakerIds[k % speakerIds.length]}`, {
+          name: `Speaker ${k}`,
+        }),
+        call(owner, 'edit', 'PATCH', `/videos/${videoId}`, { title: `Sync ${k}` }),
+        call(owner, 'comment', 'POST', `/videos/${videoId}/comments`, { body: `Noted ${k}`, timestamp: k }),
+        call(owner, 'clip', 'POST', `/videos/${videoId}/clips`, {
+          title: `Clip ${k}`,
+          startTime: 1,
+          endTime: 5,
+        }),
+        call(owner, 'question', 'POST', '/ai/qa', {
+          question: 'When does search v2 ship?',
+          videoIds: [videoId],
+        }),
+      );
+    }
+    await Promise.all(writes);
+    expect(serverErrors()).toEqual([]);
+    expect(statuses.filter(({ status }) => status >= 300)).toEqual([]);
+
+    const { rows } = await ctx().database.pool.query(
+      `SELECT count(*)::int AS stale FROM transcript_chunks c
+         CROSS JOIN LATERAL unnest(c.speaker_ids, c.speaker_names) AS named(id, name)
+         JOIN speakers s ON s.id = named.id
+        WHERE c.organization_id = $1 AND s.name <> named.name`,
+      [owner.organizationId],
+    );
+    const { rows: named } = await ctx().database.pool.query(
+      'SELECT count(*)::int AS n FROM transcript_chunks WHERE organization_id = $1 AND cardinality(speaker_ids) > 0',
+      [owner.organizationId],
+    );
+    expect(named[0].n).toBeGreaterThan(0);
+    expect(rows[0].stale).toBe(0);
+  }, 120_000);
+
+  it('deletes the organization while questions and writes are in flight, each answered below 500', async () => {
+    const owner = await signUpUser(ctx().app);
+    const videoIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const videoId = await createVideo(ctx().app, owner, { title: `Sync ${i}`, duration: '10:00' });
+      await call(owner, 'transcript', 'PUT', `/videos/${videoId}/transcript`, transcript(i));
+      videoIds.push(videoId);
+    }
+    statuses.length = 0;
+    const inFlight: Promise<unknown>[] = [];
+    for (let k = 0; k < ROUNDS; k++) {
+      const videoId = videoIds[k % videoIds.length] as string;
+      inFlight.push(
+        call(owner, 'question', 'POST', '/ai/qa', {
+          question: 'When does search v2 ship?',
+          videoIds: [videoId],
+        }),
+        call(owner, 'transcript', 'PUT', `/videos/${videoId}/transcript`, transcript(k)),
+        call(owner, 'comment', 'POST', `/videos/${videoId}/comments`, { body: `Noted ${k}`, timestamp: k }),
+      );
+      if (k === ROUNDS / 2)
+        inFlight.push(call(owner, 'deletion', 'DELETE', `/organizations/${owner.organizationId}`));
+    }
+    await Promise.all(inFlight);
+    expect(serverErrors()).toEqual([]);
+    expect(statuses.find(({ label }) => label === 'deletion')?.status).toBe(200);
+    const read = await call(owner, 'read', 'GET', `/organizations/${owner.organizationId}`);
+    expect(read.statusCode).toBe(404);
+  }, 120_000);
+});
