@@ -11238,7 +11238,7 @@ export interface operations {
         organizationId?: string;
         /** @description Only gaps of this type. */
         type?: "unanswered_question" | "open_question" | "decision_without_owner" | "stale_decision" | "undocumented_topic";
-        /** @description How far back to look, 1–365 days (default 90). */
+        /** @description How far back to look, 1–3650 days (default 90). */
         days?: number;
         /** @description Only gaps at least this severe (default medium: a question asked once or a decision a month old is low; `low` lists everything). */
         minSeverity?: "high" | "medium" | "low";
@@ -11283,7 +11283,7 @@ export interface operations {
       query?: {
         /** @description The organization (you must belong to it). Default: your default organization. */
         organizationId?: string;
-        /** @description How far back to look, 1–365 days (default 365). */
+        /** @description How far back to look, 1–3650 days (default 365). */
         days?: number;
       };
     };

@@ -295,8 +295,8 @@ describe('the seeded demo, on first contact', () => {
     const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
     for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
     // The seeded meetings took place in January 2026: a year's window holds them.
-    const gaps = (await get('/ai/gaps?limit=100&days=365')).json();
-    const everything = (await get('/ai/gaps?limit=100&days=365&minSeverity=low')).json();
+    const gaps = (await get('/ai/gaps?limit=100&days=3650')).json();
+    const everything = (await get('/ai/gaps?limit=100&days=3650&minSeverity=low')).json();
     // When this was written: 10 by default, 13 with the low ones (before: hundreds, fragments first).
     expect(gaps.pagination.total).toBeGreaterThan(0);
     expect(gaps.pagination.total).toBeLessThan(everything.pagination.total);
@@ -311,7 +311,7 @@ describe('the seeded demo, on first contact', () => {
   it('shows the decisions that change between meetings of the series as conflicts', async () => {
     const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
     for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
-    const conflicts = (await get('/ai/gaps/conflicts?days=365')).json().data as Array<{
+    const conflicts = (await get('/ai/gaps/conflicts?days=3650')).json().data as Array<{
       kind: string;
       statements: Array<{ text: string; videoTitle: string }>;
     }>;

@@ -19,8 +19,8 @@ export const thingsToTry = (base: string, email: string, password: string) => [
   `curl -s ${base}/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"What did we decide about search v2?"}'`,
   `curl -s ${base}/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"Who owns the lock alert?"}'`,
   `curl -s ${base}/ai/qa -H "authorization: Bearer $T" -H 'content-type: application/json' -d '{"question":"What happened at the design review?"}'`,
-  `curl -s '${base}/ai/gaps/conflicts?days=365' -H "authorization: Bearer $T"`,
-  `curl -s '${base}/ai/gaps?days=365' -H "authorization: Bearer $T"`,
+  `curl -s '${base}/ai/gaps/conflicts?days=3650' -H "authorization: Bearer $T"`,
+  `curl -s '${base}/ai/gaps?days=3650' -H "authorization: Bearer $T"`,
 ];
 
 export type SeedOptions = {

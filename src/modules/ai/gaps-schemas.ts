@@ -8,14 +8,17 @@ const organizationId = uuid()
   .optional()
   .meta({ description: 'The organization (you must belong to it). Default: your default organization.' });
 
+/** The longest look back: ten years, as an organization's retention (an old meeting keeps its gaps). */
+const MAX_DAYS = 3650;
+
 const days = (fallback: number) =>
   z.coerce
     .number()
     .int()
     .min(1)
-    .max(365)
+    .max(MAX_DAYS)
     .default(fallback)
-    .meta({ description: `How far back to look, 1–365 days (default ${fallback}).` });
+    .meta({ description: `How far back to look, 1–${MAX_DAYS} days (default ${fallback}).` });
 
 export const gapsQuery = paginationQuery.extend({
   organizationId,

@@ -13,7 +13,63 @@ const PERIODS = [
   { days: 30, label: 'Last 30 days' },
   { days: 90, label: 'Last 90 days' },
   { days: 365, label: 'Last year' },
+  { days: 3650, label: 'Last 10 years' },
 ] as const;
+const LONGEST = PERIODS[PERIODS.length - 1] as (typeof PERIODS)[number];
+
+/** The period a panel looks at, kept in the page's URL under `key` (the API's default otherwise). */
+function usePeriod(key: string, fallback: number) {
+  const [params, setParams] = useSearchParams();
+  const days = PERIODS.find((period) => String(period.days) === params.get(key))?.days ?? fallback;
+  const setDays = (value: string) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.set(key, value);
+      return next;
+    });
+  return [days, setDays] as const;
+}
+
+function PeriodSelect({ days, onChange }: { days: number; onChange: (value: string) => void }) {
+  return (
+    <InlineSelect label="Period" value={String(days)} onChange={onChange}>
+      {PERIODS.map((period) => (
+        <option key={period.days} value={period.days}>
+          {period.label}
+        </option>
+      ))}
+    </InlineSelect>
+  );
+}
+
+/**
+ * An empty list names the period it looked at and, short of the longest, offers it: meetings
+ * older than the period (a library imported from last year, the seeded demo) are one click away.
+ */
+function EmptyInPeriod({
+  what,
+  days,
+  onChange,
+}: {
+  what: string;
+  days: number;
+  onChange: (value: string) => void;
+}) {
+  const label = PERIODS.find((period) => period.days === days)?.label ?? `Last ${days} days`;
+  return (
+    <>
+      {what} in the {label.toLowerCase()}.
+      {days < LONGEST.days && (
+        <>
+          {' '}
+          <button type="button" className="link-button" onClick={() => onChange(String(LONGEST.days))}>
+            Look over the {LONGEST.label.toLowerCase()}
+          </button>
+        </>
+      )}
+    </>
+  );
+}
 const GAP_TYPES = {
   unanswered_question: 'Unanswered questions',
   open_question: 'Open questions',
@@ -42,7 +98,7 @@ function Gaps({ organizationId }: { organizationId: string }) {
   const type =
     (Object.keys(GAP_TYPES).find((value) => value === params.get('type')) as GapType | undefined) ??
     undefined;
-  const days = PERIODS.find((period) => String(period.days) === params.get('days'))?.days ?? 90;
+  const [days, setDays] = usePeriod('days', 90);
   const gaps = useQuery({
     queryKey: ['gaps', organizationId, minSeverity, type, days],
     queryFn: async () =>
@@ -75,13 +131,7 @@ function Gaps({ organizationId }: { organizationId: string }) {
               </option>
             ))}
           </InlineSelect>
-          <InlineSelect label="Period" value={String(days)} onChange={(value) => set('days', value)}>
-            {PERIODS.map((period) => (
-              <option key={period.days} value={period.days}>
-                {period.label}
-              </option>
-            ))}
-          </InlineSelect>
+          <PeriodSelect days={days} onChange={setDays} />
           <InlineSelect label="Kind" value={type ?? ''} onChange={(value) => set('type', value)}>
             <option value="">All</option>
             {Object.entries(GAP_TYPES).map(([value, label]) => (
@@ -95,7 +145,7 @@ function Gaps({ organizationId }: { organizationId: string }) {
       <QueryView
         query={gaps}
         isEmpty={(data) => data.length === 0}
-        empty="No gaps at this severity in this period."
+        empty={<EmptyInPeriod what="No gaps at this severity" days={days} onChange={setDays} />}
       >
         {(data) => (
           <ul className="gaps">
@@ -134,18 +184,24 @@ function Gaps({ organizationId }: { organizationId: string }) {
 }
 
 function Conflicts({ organizationId }: { organizationId: string }) {
+  const [days, setDays] = usePeriod('conflictDays', 365);
   const conflicts = useQuery({
-    queryKey: ['conflicts', organizationId],
+    queryKey: ['conflicts', organizationId, days],
     queryFn: async () =>
-      expectData(await api.GET('/ai/gaps/conflicts', { params: { query: { organizationId } } })).data,
+      expectData(await api.GET('/ai/gaps/conflicts', { params: { query: { organizationId, days } } })).data,
   });
   return (
     <section className="panel" aria-labelledby="conflicts-heading">
-      <h2 id="conflicts-heading">Conflicting decisions</h2>
+      <div className="panel-header">
+        <h2 id="conflicts-heading">Conflicting decisions</h2>
+        <div className="filters">
+          <PeriodSelect days={days} onChange={setDays} />
+        </div>
+      </div>
       <QueryView
         query={conflicts}
         isEmpty={(data) => data.length === 0}
-        empty="No decision contradicts another."
+        empty={<EmptyInPeriod what="No decision contradicts another" days={days} onChange={setDays} />}
       >
         {(data) => (
           <ul className="conflicts">
