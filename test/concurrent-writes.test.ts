@@ -99,6 +99,21 @@ describe('concurrent writes on one organization', () => {
     expect(rows[0].stale).toBe(0);
   }, 120_000);
 
+  it('gives a name to one speaker when several are renamed to it at once: the others are told it is taken', async () => {
+    const owner = await signUpUser(ctx().app);
+    const videoId = await createVideo(ctx().app, owner, { title: 'Sync', duration: '10:00' });
+    await call(owner, 'transcript', 'PUT', `/videos/${videoId}/transcript`, transcript(0));
+    const listed = await call(owner, 'speakers', 'GET', `/speakers?organizationId=${owner.organizationId}`);
+    const speakerIds = (listed.json().data as Array<{ id: string }>).map((speaker) => speaker.id);
+    const renames = await Promise.all(
+      speakerIds.map((id) => call(owner, 'rename', 'PATCH', `/speakers/${id}`, { name: 'Host' })),
+    );
+    expect(renames.map((response) => response.statusCode).sort()).toEqual([200, 400, 400]);
+    for (const refused of renames.filter((response) => response.statusCode === 400)) {
+      expect(refused.json().code).toBe('SPEAKER_NAME_TAKEN');
+    }
+  });
+
   it('deletes the organization while questions and writes are in flight, each answered below 500', async () => {
     const owner = await signUpUser(ctx().app);
     const videoIds: string[] = [];

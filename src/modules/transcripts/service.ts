@@ -189,7 +189,9 @@ async function upsertSpeakers(
       .for('share');
     for (const row of rows) ids.set(row.normalizedName, { id: row.id, name: row.name });
   };
-  const all = [...names.keys()];
+  // In name order: transcripts stored at once that create the same new speakers then wait on each
+  // other's in the same order, instead of deadlocking.
+  const all = [...names.keys()].sort();
   for (let offset = 0; offset < all.length; offset += SPEAKER_BATCH) {
     const batch = all.slice(offset, offset + SPEAKER_BATCH);
     await readShared(batch);

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { retryRolledBack } from '../../db/errors.ts';
+import { isUniqueViolation, retryRolledBack } from '../../db/errors.ts';
 import { memberships, speakers, transcriptChunks, transcriptSegments } from '../../db/schema/index.ts';
 import type { Role } from '../../db/schema/users.ts';
 import { AppError, type ErrorDetail, errors } from '../../http/errors.ts';
@@ -104,6 +104,11 @@ async function speakerView(db: Db | Tx, speakerIds: string[]): Promise<SpeakerVi
     .orderBy(asc(speakers.normalizedName));
 }
 
+const nameTaken = () =>
+  new AppError(400, 'SPEAKER_NAME_TAKEN', 'Another speaker already has this name', {
+    details: [{ path: 'body.name', message: 'another speaker of the organization has this name' }],
+  });
+
 /** Renames a speaker or links it to a member (admin or owner). */
 export async function updateSpeaker(
   context: AppContext,
@@ -129,16 +134,20 @@ export async function updateSpeaker(
               eq(speakers.normalizedName, normalizedName),
             ),
           );
-        if (taken && taken.id !== speaker.id) {
-          throw new AppError(400, 'SPEAKER_NAME_TAKEN', 'Another speaker already has this name', {
-            details: [{ path: 'body.name', message: 'another speaker of the organization has this name' }],
-          });
-        }
+        if (taken && taken.id !== speaker.id) throw nameTaken();
         Object.assign(changes, { name, normalizedName });
       }
       if (body.userId !== undefined) changes.userId = body.userId;
-      if (Object.keys(changes).length > 0)
-        await tx.update(speakers).set(changes).where(eq(speakers.id, speaker.id));
+      if (Object.keys(changes).length > 0) {
+        await tx
+          .update(speakers)
+          .set(changes)
+          .where(eq(speakers.id, speaker.id))
+          .catch((error: unknown) => {
+            // The name was taken after the check (a rename or a transcript at the same moment).
+            throw isUniqueViolation(error) ? nameTaken() : error;
+          });
+      }
       if (changes.name !== undefined && changes.name !== speaker.name) {
         // Passages name their speakers: searching the new name must find what they said.
         const spokenIn = await tx
