@@ -5,10 +5,11 @@ import { createVideo } from './helpers/media.ts';
 
 /**
  * Many writes at once on one organization's meetings — transcripts stored, speakers renamed,
- * videos edited, comments, clips and questions — then the organization deleted while questions
- * are still being answered. Every answer is a client's (never a 5xx: deadlocks between these
- * transactions are retried, a write whose organization vanished is a 409), and what is left is
- * consistent: every passage names its speakers as they are now called.
+ * videos edited, comments, clips and questions — then a video and the organization deleted while
+ * others still read and write them. Every answer is a client's (never a 5xx: deadlocks between
+ * these transactions are retried, a write whose video or organization vanished is a 409, a name
+ * taken meanwhile a 400), and what is left is consistent: every passage names its speakers as they
+ * are now called.
  */
 
 const SPEAKERS = ['Maya Chen', 'Daniel Okafor', 'Aisha Mensah'];
@@ -113,6 +114,39 @@ describe('concurrent writes on one organization', () => {
       expect(refused.json().code).toBe('SPEAKER_NAME_TAKEN');
     }
   });
+
+  it('answers reads and writes racing the permanent deletion of their video below 500', async () => {
+    const owner = await signUpUser(ctx().app);
+    statuses.length = 0;
+    for (let round = 0; round < 3; round++) {
+      const videoId = await createVideo(ctx().app, owner, { title: `Sync ${round}`, duration: '10:00' });
+      await call(owner, 'transcript', 'PUT', `/videos/${videoId}/transcript`, transcript(round));
+      const racing: Promise<unknown>[] = [];
+      for (let k = 0; k < 6; k++) {
+        for (const path of ['', '/transcript', '/subtitles.vtt', '/knowledge', '/clips', '/comments'])
+          racing.push(call(owner, `read${path}`, 'GET', `/videos/${videoId}${path}`));
+        racing.push(
+          call(owner, 'clip', 'POST', `/videos/${videoId}/clips`, {
+            title: 'Clip',
+            startTime: 1,
+            endTime: 5,
+          }),
+          call(owner, 'share link', 'POST', `/videos/${videoId}/share-links`, {}),
+          call(owner, 'view', 'POST', `/videos/${videoId}/views`, { position: 3 }),
+          call(owner, 'question', 'POST', '/ai/qa', {
+            question: 'When does search v2 ship?',
+            videoIds: [videoId],
+          }),
+        );
+        if (k === 2) racing.push(call(owner, 'deletion', 'DELETE', `/videos/${videoId}?permanent=true`));
+      }
+      await Promise.all(racing);
+    }
+    expect(serverErrors()).toEqual([]);
+    expect(statuses.filter(({ label }) => label === 'deletion').map(({ status }) => status)).toEqual([
+      200, 200, 200,
+    ]);
+  }, 120_000);
 
   it('deletes the organization while questions and writes are in flight, each answered below 500', async () => {
     const owner = await signUpUser(ctx().app);
