@@ -102,10 +102,15 @@ describe('the seeded demo in Chromium', () => {
     expect(moved).toBeGreaterThan(decided);
     // The marker after the change opens the January 12 sync at the second it was said.
     const source = text.slice(moved).match(/\[(\d+)\]/)?.[1];
-    const marker = answer.getByRole('link', {
+    // The lead cites it too, at once: "… [1] That changed on January 12. [2]"
+    expect(text).toContain(`That changed on January 12. [${source}]`);
+    const markers = answer.getByRole('link', {
       name: new RegExp(`^Source ${source}: Weekly product sync — January 12 at `),
     });
-    expect(await marker.getAttribute('href')).toMatch(/^\/videos\/[0-9a-f-]+\?t=\d+$/);
+    expect(await markers.count()).toBe(2);
+    const hrefs = await markers.evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(hrefs[0]).toMatch(/^\/videos\/[0-9a-f-]+\?t=\d+$/);
+    expect(hrefs[1]).toBe(hrefs[0]);
     // Each source says the day its meeting was held.
     const sources = (await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
     expect(sources).toContain('Weekly product sync — January 5 · Jan 5, 2026 · ');

@@ -112,6 +112,12 @@ describe('the seeded demo, on first contact', () => {
     expect(moved).toBeGreaterThan(first);
     const movedCitation = result.citations.find((citation) => citation.quote.startsWith('Search v2 moves'));
     expect(movedCitation?.videoTitle).toBe('Weekly product sync — January 12');
+    // The lead says at once that it did not last, citing where it changed.
+    const lead = result.citations[0];
+    expect(lead?.quote).toMatch(/^Good\. So, decision: search v2 ships behind a feature flag on January 30/);
+    expect(result.answer).toContain(
+      `[${lead?.source}] That changed on January 12. [${movedCitation?.source}]`,
+    );
   });
 
   it('answers "who owns" with the owner who took the task on, named', async () => {

@@ -122,7 +122,8 @@ const citationOf = (first: Sentence, last: Sentence, quoted: Sentence[]): Citati
   quote: quoted.map((sentence) => sentence.text).join(' '),
 });
 
-type Composed = { ordered: Source[]; parts: Sentence[][] };
+/** An answer's sources in order, its parts, and where a later meeting changes its lead's decision. */
+type Composed = { ordered: Source[]; parts: Sentence[][]; change?: Sentence };
 
 /**
  * The answer told as it happened: when its lead states a decision that a source from a later
@@ -146,7 +147,10 @@ function withLaterChange(
   );
   if (!startAt) return composed;
   const rest = others.filter((source) => source !== startAt.source);
-  return compose([lead.source, startAt.source, ...rest], new Map([[startAt.source, startAt]]));
+  return {
+    ...compose([lead.source, startAt.source, ...rest], new Map([[startAt.source, startAt]])),
+    change: startAt,
+  };
 }
 
 export function createLocalEngine(db: Db): AnswerEngine {
@@ -254,6 +258,8 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const composed = withLaterChange(compose(leadingFirst), compose, own, relevance);
       const { ordered } = composed;
       const parts = asTimeline(composed.parts);
+      const [leadPart] = composed.parts;
+      const changePart = parts.find((part) => part[0]?.source === composed.change?.source);
       if (parts.length === 0) return notFound(0);
       const verb = reportingVerb(question);
 
@@ -287,16 +293,26 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const day = spansDays(meetingDates) ? dayWriter(meetingDates) : undefined;
       const opensMeeting = (at: number) =>
         parts[at]?.[0]?.source.videoId !== parts[at - 1]?.[0]?.source.videoId;
+      // The decision the answer leads with says at once that it did not last, and where it changed,
+      // when other parts of its meeting come between: a reader who stops after the first sentence
+      // is not left with a date since replaced.
+      const changeFollows =
+        changePart && parts.indexOf(changePart) === parts.indexOf(leadPart as Sentence[]) + 1;
+      const changed =
+        day && changePart && !changeFollows
+          ? ` That changed on ${day(meetingOf(changePart))}. [${changePart[0]?.source.number}]`
+          : '';
       return {
         answer:
           parts
-            .map((taken, at) =>
-              written(
-                taken,
-                parts[at - 1]?.at(-1)?.speaker ?? null,
-                verb,
-                day && opensMeeting(at) ? day(meetingOf(taken)) : undefined,
-              ),
+            .map(
+              (taken, at) =>
+                written(
+                  taken,
+                  parts[at - 1]?.at(-1)?.speaker ?? null,
+                  verb,
+                  day && opensMeeting(at) ? day(meetingOf(taken)) : undefined,
+                ) + (taken === leadPart ? changed : ''),
             )
             .join(' ') + seeAlso,
         citations: [...citations, ...further],
