@@ -43,7 +43,8 @@ async function lockViewer(
     .returning({ lastCountedAt: videoViewers.lastCountedAt, position: videoViewers.position });
   if (inserted) return { created: true, state: inserted };
   const [raced] = await select();
-  if (!raced) throw new Error('video viewer row vanished');
+  // Inserted by the other view, then gone with its video: deleted while this view was counted.
+  if (!raced) throw errors.notFound('Video not found');
   return { created: false, state: raced };
 }
 
