@@ -1,3 +1,5 @@
+import type { Db, Tx } from './client.ts';
+
 /**
  * What a PostgreSQL error says, read the same way whether drizzle wrapped it (a DrizzleQueryError,
  * the driver's error on its `cause`) or pg threw it.
@@ -36,16 +38,17 @@ export const isTransientDatabaseError = (error: unknown) =>
   TRANSIENT_CLASSES.has(sqlStateOf(error)?.slice(0, 2) ?? '');
 
 /**
- * Runs a whole transaction again when the database rolled it back (isTransactionRollback), up to
- * `attempts` times in all. For requests that take many locks at once — deleting an organization
- * cascades through every row it owns — while background jobs hold some of those rows and reach
- * for the organization: PostgreSQL breaks such a deadlock by aborting one side, and the side that
- * waited longest (the deletion) is the one it picks.
+ * A transaction, run again when the database rolls it back (isTransactionRollback), up to
+ * `attempts` times in all. For writes that lock rows other writers also lock — deleting an
+ * organization cascades through every row it owns while background jobs hold some of them and
+ * reach for the organization — PostgreSQL breaks such a deadlock by aborting one side, usually
+ * the one that waited longest. `work` must do nothing outside the transaction (jobs are sent with
+ * it), so that running it again has no second effect.
  */
-export async function retryRolledBack<T>(transaction: () => Promise<T>, attempts = 3): Promise<T> {
+export async function retriedTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await transaction();
+      return await db.transaction(work);
     } catch (error) {
       if (attempt >= attempts || !isTransactionRollback(error)) throw error;
     }

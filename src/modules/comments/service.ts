@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { retryRolledBack } from '../../db/errors.ts';
+import { retriedTransaction } from '../../db/errors.ts';
 import { commentMentions, commentReactions, comments } from '../../db/schema/index.ts';
 import { type ErrorDetail, errors } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
@@ -36,64 +36,59 @@ export async function createComment(
   videoId: string,
   input: CreateCommentInput,
 ) {
-  return retryRolledBack(() =>
-    context.db.transaction(async (tx) => {
-      const { video } = await requireVideoAccess(tx, { videoId, userId, action: 'contribute' });
-      const timestamp = input.timestamp ?? null;
-      const details: ErrorDetail[] = [];
-      if (timestamp !== null && video.durationSeconds !== null && timestamp > video.durationSeconds) {
-        details.push({
-          path: 'body.timestamp',
-          message: `must be at most the video's duration (${video.durationSeconds} seconds)`,
-        });
-      }
-      const repliedTo = input.parentId ? await lockRepliedTo(tx, videoId, input.parentId) : undefined;
-      if (input.parentId && !repliedTo) {
-        details.push({
-          path: 'body.parentId',
-          message: 'must be a comment of this video that is not deleted',
-        });
-      }
-      if (details.length > 0) throw errors.validation(details);
-
-      const mentionedIds = await membersAmong(tx, video.organizationId, mentionedUserIds(input.body));
-      const now = context.clock.now();
-      const [created] = await tx
-        .insert(comments)
-        .values({
-          videoId,
-          organizationId: video.organizationId,
-          authorId: userId,
-          parentId: repliedTo ? (repliedTo.parentId ?? repliedTo.id) : null,
-          body: input.body,
-          timestamp,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      if (!created) throw new Error('comment insert returned nothing');
-      if (mentionedIds.length > 0) {
-        await tx
-          .insert(commentMentions)
-          .values(mentionedIds.map((id) => ({ commentId: created.id, userId: id })));
-      }
-      await recordActivity(tx, {
-        organizationId: video.organizationId,
-        actorId: userId,
-        action: 'comment.created',
-        targetType: 'comment',
-        targetId: created.id,
-        metadata: { videoId, parentId: created.parentId, timestamp },
+  return retriedTransaction(context.db, async (tx) => {
+    const { video } = await requireVideoAccess(tx, { videoId, userId, action: 'contribute' });
+    const timestamp = input.timestamp ?? null;
+    const details: ErrorDetail[] = [];
+    if (timestamp !== null && video.durationSeconds !== null && timestamp > video.durationSeconds) {
+      details.push({
+        path: 'body.timestamp',
+        message: `must be at most the video's duration (${video.durationSeconds} seconds)`,
       });
-      await notifyNewComment(
-        tx,
-        context,
-        { actorId: userId, comment: created, video },
-        { mentionedIds, repliedToAuthorId: repliedTo?.authorId ?? null },
-      );
-      return commentView(tx, userId, created.id);
-    }),
-  );
+    }
+    const repliedTo = input.parentId ? await lockRepliedTo(tx, videoId, input.parentId) : undefined;
+    if (input.parentId && !repliedTo) {
+      details.push({ path: 'body.parentId', message: 'must be a comment of this video that is not deleted' });
+    }
+    if (details.length > 0) throw errors.validation(details);
+
+    const mentionedIds = await membersAmong(tx, video.organizationId, mentionedUserIds(input.body));
+    const now = context.clock.now();
+    const [created] = await tx
+      .insert(comments)
+      .values({
+        videoId,
+        organizationId: video.organizationId,
+        authorId: userId,
+        parentId: repliedTo ? (repliedTo.parentId ?? repliedTo.id) : null,
+        body: input.body,
+        timestamp,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!created) throw new Error('comment insert returned nothing');
+    if (mentionedIds.length > 0) {
+      await tx
+        .insert(commentMentions)
+        .values(mentionedIds.map((id) => ({ commentId: created.id, userId: id })));
+    }
+    await recordActivity(tx, {
+      organizationId: video.organizationId,
+      actorId: userId,
+      action: 'comment.created',
+      targetType: 'comment',
+      targetId: created.id,
+      metadata: { videoId, parentId: created.parentId, timestamp },
+    });
+    await notifyNewComment(
+      tx,
+      context,
+      { actorId: userId, comment: created, video },
+      { mentionedIds, repliedToAuthorId: repliedTo?.authorId ?? null },
+    );
+    return commentView(tx, userId, created.id);
+  });
 }
 
 /** The threads of a video, for members of its organization only (even when the video is public). */

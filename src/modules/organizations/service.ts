@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { isUniqueViolation, retryRolledBack } from '../../db/errors.ts';
+import { isUniqueViolation, retriedTransaction } from '../../db/errors.ts';
 import { memberships, organizations, users } from '../../db/schema/index.ts';
 import type { Role } from '../../db/schema/users.ts';
 import { errors } from '../../http/errors.ts';
@@ -163,28 +163,26 @@ export async function updateOrganization(
 /**
  * Deletes an organization with everything it owns (memberships and invitations cascade). Run
  * again when the database breaks a deadlock with a background job by aborting it (see
- * retryRolledBack).
+ * retriedTransaction).
  */
 export async function deleteOrganization(context: AppContext, userId: string, organizationId: string) {
-  await retryRolledBack(() =>
-    context.db.transaction(async (tx) => {
-      await requireRole(tx, { userId, organizationId, minRole: 'owner', outsider: 'not_found' });
-      const [deleted] = await tx
-        .delete(organizations)
-        .where(eq(organizations.id, organizationId))
-        .returning({ name: organizations.name });
-      await reassignDefaultOrganization(tx, organizationId);
-      // The log outlives the organization: its members' feeds no longer show it, the owner's account feed does.
-      await recordActivity(tx, {
-        organizationId: null,
-        actorId: userId,
-        action: 'organization.deleted',
-        targetType: 'organization',
-        targetId: organizationId,
-        metadata: { name: deleted?.name ?? null },
-      });
-    }),
-  );
+  await retriedTransaction(context.db, async (tx) => {
+    await requireRole(tx, { userId, organizationId, minRole: 'owner', outsider: 'not_found' });
+    const [deleted] = await tx
+      .delete(organizations)
+      .where(eq(organizations.id, organizationId))
+      .returning({ name: organizations.name });
+    await reassignDefaultOrganization(tx, organizationId);
+    // The log outlives the organization: its members' feeds no longer show it, the owner's account feed does.
+    await recordActivity(tx, {
+      organizationId: null,
+      actorId: userId,
+      action: 'organization.deleted',
+      targetType: 'organization',
+      targetId: organizationId,
+      metadata: { name: deleted?.name ?? null },
+    });
+  });
   return { id: organizationId, deleted: true as const };
 }
 

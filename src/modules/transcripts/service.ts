@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { retryRolledBack } from '../../db/errors.ts';
+import { retriedTransaction } from '../../db/errors.ts';
 import { speakers, transcriptSegments, videos } from '../../db/schema/index.ts';
 import { AppError, errors } from '../../http/errors.ts';
 import { recordActivity } from '../activity/service.ts';
@@ -264,38 +264,36 @@ export async function putTranscript(
   body: PutTranscriptBody,
   detailsPath: string,
 ): Promise<TranscriptView> {
-  return retryRolledBack(() =>
-    context.db.transaction(async (tx) => {
-      const { video } = await requireVideoAccess(tx, { videoId, userId, action: 'edit', forUpdate: true });
-      const target = {
-        id: video.id,
-        organizationId: video.organizationId,
-        durationSeconds: video.durationSeconds,
-      };
-      let text: string | null;
-      let segmentCount: number;
-      if (body.segments) {
-        ({ text, segmentCount } = await storeSegmentsTranscript(tx, context, target, body.segments));
-      } else {
-        text = body.text ?? null;
-        ({ segmentCount } = await replaceTranscript(tx, context, {
-          video: target,
-          text,
-          format: body.format,
-          detailsPath,
-        }));
-      }
-      await recordActivity(tx, {
-        organizationId: video.organizationId,
-        actorId: userId,
-        action: 'transcript.updated',
-        targetType: 'transcript',
-        targetId: video.id,
-        metadata: { videoId: video.id, title: video.title, segmentCount },
-      });
-      return transcriptView(tx, { id: video.id, transcript: text });
-    }),
-  );
+  return retriedTransaction(context.db, async (tx) => {
+    const { video } = await requireVideoAccess(tx, { videoId, userId, action: 'edit', forUpdate: true });
+    const target = {
+      id: video.id,
+      organizationId: video.organizationId,
+      durationSeconds: video.durationSeconds,
+    };
+    let text: string | null;
+    let segmentCount: number;
+    if (body.segments) {
+      ({ text, segmentCount } = await storeSegmentsTranscript(tx, context, target, body.segments));
+    } else {
+      text = body.text ?? null;
+      ({ segmentCount } = await replaceTranscript(tx, context, {
+        video: target,
+        text,
+        format: body.format,
+        detailsPath,
+      }));
+    }
+    await recordActivity(tx, {
+      organizationId: video.organizationId,
+      actorId: userId,
+      action: 'transcript.updated',
+      targetType: 'transcript',
+      targetId: video.id,
+      metadata: { videoId: video.id, title: video.title, segmentCount },
+    });
+    return transcriptView(tx, { id: video.id, transcript: text });
+  });
 }
 
 /** The transcript as WebVTT or SRT; a video without one has no subtitles (404). */

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { isUniqueViolation, retryRolledBack } from '../../db/errors.ts';
+import { isUniqueViolation, retriedTransaction } from '../../db/errors.ts';
 import { memberships, speakers, transcriptChunks, transcriptSegments } from '../../db/schema/index.ts';
 import type { Role } from '../../db/schema/users.ts';
 import { AppError, type ErrorDetail, errors } from '../../http/errors.ts';
@@ -116,62 +116,60 @@ export async function updateSpeaker(
   speakerId: string,
   body: { name?: string; userId?: string | null },
 ): Promise<SpeakerView> {
-  return retryRolledBack(() =>
-    context.db.transaction(async (tx) => {
-      const speaker = await requireSpeaker(tx, userId, speakerId, 'admin');
-      if (body.userId)
-        await requireMembers(tx, speaker.organizationId, [{ userId: body.userId, path: 'body.userId' }]);
-      const changes: Partial<typeof speakers.$inferInsert> = {};
-      if (body.name !== undefined) {
-        const name = body.name.replace(/\s+/g, ' ');
-        const normalizedName = name.toLowerCase();
-        const [taken] = await tx
-          .select({ id: speakers.id })
-          .from(speakers)
-          .where(
-            and(
-              eq(speakers.organizationId, speaker.organizationId),
-              eq(speakers.normalizedName, normalizedName),
-            ),
-          );
-        if (taken && taken.id !== speaker.id) throw nameTaken();
-        Object.assign(changes, { name, normalizedName });
+  return retriedTransaction(context.db, async (tx) => {
+    const speaker = await requireSpeaker(tx, userId, speakerId, 'admin');
+    if (body.userId)
+      await requireMembers(tx, speaker.organizationId, [{ userId: body.userId, path: 'body.userId' }]);
+    const changes: Partial<typeof speakers.$inferInsert> = {};
+    if (body.name !== undefined) {
+      const name = body.name.replace(/\s+/g, ' ');
+      const normalizedName = name.toLowerCase();
+      const [taken] = await tx
+        .select({ id: speakers.id })
+        .from(speakers)
+        .where(
+          and(
+            eq(speakers.organizationId, speaker.organizationId),
+            eq(speakers.normalizedName, normalizedName),
+          ),
+        );
+      if (taken && taken.id !== speaker.id) throw nameTaken();
+      Object.assign(changes, { name, normalizedName });
+    }
+    if (body.userId !== undefined) changes.userId = body.userId;
+    if (Object.keys(changes).length > 0) {
+      await tx
+        .update(speakers)
+        .set(changes)
+        .where(eq(speakers.id, speaker.id))
+        .catch((error: unknown) => {
+          // The name was taken after the check (a rename or a transcript at the same moment).
+          throw isUniqueViolation(error) ? nameTaken() : error;
+        });
+    }
+    if (changes.name !== undefined && changes.name !== speaker.name) {
+      // Passages name their speakers: searching the new name must find what they said.
+      const spokenIn = await tx
+        .selectDistinct({ id: transcriptChunks.videoId, organizationId: transcriptChunks.organizationId })
+        .from(transcriptChunks)
+        .where(sql`${transcriptChunks.speakerIds} @> array[${speaker.id}]::uuid[]`);
+      for (const video of spokenIn) {
+        await rebuildChunks(tx, video);
+        await requestEmbeddings(tx, context.jobs, video.id, context.config);
       }
-      if (body.userId !== undefined) changes.userId = body.userId;
-      if (Object.keys(changes).length > 0) {
-        await tx
-          .update(speakers)
-          .set(changes)
-          .where(eq(speakers.id, speaker.id))
-          .catch((error: unknown) => {
-            // The name was taken after the check (a rename or a transcript at the same moment).
-            throw isUniqueViolation(error) ? nameTaken() : error;
-          });
-      }
-      if (changes.name !== undefined && changes.name !== speaker.name) {
-        // Passages name their speakers: searching the new name must find what they said.
-        const spokenIn = await tx
-          .selectDistinct({ id: transcriptChunks.videoId, organizationId: transcriptChunks.organizationId })
-          .from(transcriptChunks)
-          .where(sql`${transcriptChunks.speakerIds} @> array[${speaker.id}]::uuid[]`);
-        for (const video of spokenIn) {
-          await rebuildChunks(tx, video);
-          await requestEmbeddings(tx, context.jobs, video.id, context.config);
-        }
-        await renameSpeakerInKnowledge(tx, speaker.organizationId, speaker.name, changes.name);
-      }
-      await recordActivity(tx, {
-        organizationId: speaker.organizationId,
-        actorId: userId,
-        action: 'speaker.updated',
-        targetType: 'speaker',
-        targetId: speaker.id,
-        metadata: { name: changes.name ?? speaker.name, userId: changes.userId ?? speaker.userId },
-      });
-      const [view] = await speakerView(tx, [speaker.id]);
-      return view as SpeakerView;
-    }),
-  );
+      await renameSpeakerInKnowledge(tx, speaker.organizationId, speaker.name, changes.name);
+    }
+    await recordActivity(tx, {
+      organizationId: speaker.organizationId,
+      actorId: userId,
+      action: 'speaker.updated',
+      targetType: 'speaker',
+      targetId: speaker.id,
+      metadata: { name: changes.name ?? speaker.name, userId: changes.userId ?? speaker.userId },
+    });
+    const [view] = await speakerView(tx, [speaker.id]);
+    return view as SpeakerView;
+  });
 }
 
 /** Links (or unlinks, with null) the speakers of a video's transcript to members (author or admin). */

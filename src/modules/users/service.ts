@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { retryRolledBack } from '../../db/errors.ts';
+import { retriedTransaction } from '../../db/errors.ts';
 import {
   invitations,
   memberships,
@@ -93,56 +93,54 @@ export async function updateProfile(
  * has other members, which would be left without an owner.
  */
 export async function deleteAccount(context: AppContext, userId: string) {
-  return retryRolledBack(() =>
-    context.db.transaction(async (tx) => {
-      // Locked first and counted after, in a fresh snapshot: two co-owners deleting their accounts
-      // at once must not each count the other as the remaining owner.
-      const locked = await tx
-        .select({ id: organizations.id })
-        .from(memberships)
-        .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-        .where(eq(memberships.userId, userId))
-        .for('update', { of: organizations });
-      const ids = locked.map((row) => row.id);
-      const counted =
-        ids.length === 0
-          ? []
-          : await tx
-              .select({
-                id: organizations.id,
-                name: organizations.name,
-                members: sql<number>`count(*)`.mapWith(Number),
-                owners: sql<number>`count(*) filter (where ${memberships.role} = 'owner')`.mapWith(Number),
-                isOwner: sql<boolean>`bool_or(${memberships.userId} = ${userId} and ${memberships.role} = 'owner')`,
-              })
-              .from(organizations)
-              .innerJoin(memberships, eq(memberships.organizationId, organizations.id))
-              .where(inArray(organizations.id, ids))
-              .groupBy(organizations.id)
-              .orderBy(asc(organizations.name));
+  return retriedTransaction(context.db, async (tx) => {
+    // Locked first and counted after, in a fresh snapshot: two co-owners deleting their accounts
+    // at once must not each count the other as the remaining owner.
+    const locked = await tx
+      .select({ id: organizations.id })
+      .from(memberships)
+      .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+      .where(eq(memberships.userId, userId))
+      .for('update', { of: organizations });
+    const ids = locked.map((row) => row.id);
+    const counted =
+      ids.length === 0
+        ? []
+        : await tx
+            .select({
+              id: organizations.id,
+              name: organizations.name,
+              members: sql<number>`count(*)`.mapWith(Number),
+              owners: sql<number>`count(*) filter (where ${memberships.role} = 'owner')`.mapWith(Number),
+              isOwner: sql<boolean>`bool_or(${memberships.userId} = ${userId} and ${memberships.role} = 'owner')`,
+            })
+            .from(organizations)
+            .innerJoin(memberships, eq(memberships.organizationId, organizations.id))
+            .where(inArray(organizations.id, ids))
+            .groupBy(organizations.id)
+            .orderBy(asc(organizations.name));
 
-      const orphaned = counted.filter((org) => org.isOwner && org.owners === 1 && org.members > 1);
-      if (orphaned.length > 0) {
-        const names = orphaned.map((org) => `"${org.name}"`).join(', ');
-        throw errors.badRequest(
-          `You are the only owner of ${names}, which ${orphaned.length > 1 ? 'have' : 'has'} other members: make another member an owner or remove them first`,
-          'SOLE_OWNER',
-        );
-      }
-      const alone = counted.filter((org) => org.members === 1).map((org) => org.id);
-      if (alone.length > 0) await tx.delete(organizations).where(inArray(organizations.id, alone));
-      await tx.delete(users).where(eq(users.id, userId));
-      await recordActivity(tx, {
-        organizationId: null,
-        actorId: userId,
-        action: 'user.deleted',
-        targetType: 'user',
-        targetId: userId,
-        metadata: { organizationsDeleted: alone.length },
-      });
-      return { id: userId, deleted: true as const };
-    }),
-  );
+    const orphaned = counted.filter((org) => org.isOwner && org.owners === 1 && org.members > 1);
+    if (orphaned.length > 0) {
+      const names = orphaned.map((org) => `"${org.name}"`).join(', ');
+      throw errors.badRequest(
+        `You are the only owner of ${names}, which ${orphaned.length > 1 ? 'have' : 'has'} other members: make another member an owner or remove them first`,
+        'SOLE_OWNER',
+      );
+    }
+    const alone = counted.filter((org) => org.members === 1).map((org) => org.id);
+    if (alone.length > 0) await tx.delete(organizations).where(inArray(organizations.id, alone));
+    await tx.delete(users).where(eq(users.id, userId));
+    await recordActivity(tx, {
+      organizationId: null,
+      actorId: userId,
+      action: 'user.deleted',
+      targetType: 'user',
+      targetId: userId,
+      metadata: { organizationsDeleted: alone.length },
+    });
+    return { id: userId, deleted: true as const };
+  });
 }
 
 const sessionColumns = {

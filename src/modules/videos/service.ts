@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { retryRolledBack } from '../../db/errors.ts';
+import { retriedTransaction } from '../../db/errors.ts';
 import {
   channelFollows,
   channels,
@@ -226,36 +226,34 @@ export async function updateVideo(
   videoId: string,
   input: UpdateVideoInput,
 ) {
-  return retryRolledBack(() =>
-    context.db.transaction(async (tx) => {
-      const { video } = await requireVideoAccess(tx, { videoId, userId, action: 'edit', forUpdate: true });
-      const changes = changedFields(video, input);
-      const fields = Object.keys(changes);
-      if (fields.length === 0) return toVideoView(video);
-      await assertReferences(tx, video.organizationId, changes);
-      const derived: Partial<VideoRow> = {};
-      if (changes.duration !== undefined) derived.durationSeconds = durationToSeconds(changes.duration);
-      if (changes.collectionId !== undefined) {
-        derived.collectionPosition = changes.collectionId
-          ? await nextCollectionPosition(tx, changes.collectionId)
-          : null;
-      }
-      const [written] = await tx
-        .update(videos)
-        .set({ ...changes, ...derived, updatedAt: context.clock.now() })
-        .where(eq(videos.id, videoId))
-        .returning();
-      if (!written) throw errors.notFound('Video not found');
-      const updated =
-        changes.transcript !== undefined
-          ? await storeTranscript(tx, context, { video: written, text: changes.transcript, actorId: userId })
-          : written;
-      await recordVideoActivity(tx, userId, 'video.updated', updated, { title: updated.title, fields });
-      // changedFields keeps only a channelId that differs: the video has just moved into this channel.
-      if (changes.channelId) await notifyChannelFollowers(tx, context, userId, updated);
-      return toVideoView(updated);
-    }),
-  );
+  return retriedTransaction(context.db, async (tx) => {
+    const { video } = await requireVideoAccess(tx, { videoId, userId, action: 'edit', forUpdate: true });
+    const changes = changedFields(video, input);
+    const fields = Object.keys(changes);
+    if (fields.length === 0) return toVideoView(video);
+    await assertReferences(tx, video.organizationId, changes);
+    const derived: Partial<VideoRow> = {};
+    if (changes.duration !== undefined) derived.durationSeconds = durationToSeconds(changes.duration);
+    if (changes.collectionId !== undefined) {
+      derived.collectionPosition = changes.collectionId
+        ? await nextCollectionPosition(tx, changes.collectionId)
+        : null;
+    }
+    const [written] = await tx
+      .update(videos)
+      .set({ ...changes, ...derived, updatedAt: context.clock.now() })
+      .where(eq(videos.id, videoId))
+      .returning();
+    if (!written) throw errors.notFound('Video not found');
+    const updated =
+      changes.transcript !== undefined
+        ? await storeTranscript(tx, context, { video: written, text: changes.transcript, actorId: userId })
+        : written;
+    await recordVideoActivity(tx, userId, 'video.updated', updated, { title: updated.title, fields });
+    // changedFields keeps only a channelId that differs: the video has just moved into this channel.
+    if (changes.channelId) await notifyChannelFollowers(tx, context, userId, updated);
+    return toVideoView(updated);
+  });
 }
 
 /** Moves the video to the deleted videos, kept for the organization's retention period, then purged. */

@@ -17,17 +17,24 @@ const PERIODS = [
 ] as const;
 const LONGEST = PERIODS[PERIODS.length - 1] as (typeof PERIODS)[number];
 
-/** The period a panel looks at, kept in the page's URL under `key` (the API's default otherwise). */
-function usePeriod(key: string, fallback: number) {
-  const [params, setParams] = useSearchParams();
-  const days = PERIODS.find((period) => String(period.days) === params.get(key))?.days ?? fallback;
-  const setDays = (value: string) =>
+/** Sets one parameter of the page's URL (removes it for ''), keeping the others: each panel's filters. */
+function useSetParam() {
+  const [, setParams] = useSearchParams();
+  return (key: string, value: string) =>
     setParams((current) => {
       const next = new URLSearchParams(current);
-      next.set(key, value);
+      if (value) next.set(key, value);
+      else next.delete(key);
       return next;
     });
-  return [days, setDays] as const;
+}
+
+/** The period a panel looks at, kept in the page's URL under `key` (the API's default otherwise). */
+function usePeriod(key: string, fallback: number) {
+  const [params] = useSearchParams();
+  const set = useSetParam();
+  const days = PERIODS.find((period) => String(period.days) === params.get(key))?.days ?? fallback;
+  return [days, (value: string) => set(key, value)] as const;
 }
 
 function PeriodSelect({ days, onChange }: { days: number; onChange: (value: string) => void }) {
@@ -70,6 +77,7 @@ function EmptyInPeriod({
     </>
   );
 }
+
 const GAP_TYPES = {
   unanswered_question: 'Unanswered questions',
   open_question: 'Open questions',
@@ -92,7 +100,8 @@ function Quote({ text, children }: { text: string; children: ReactNode }) {
 }
 
 function Gaps({ organizationId }: { organizationId: string }) {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const set = useSetParam();
   const minSeverity = (SEVERITIES.find((value) => value === params.get('severity')) ??
     'medium') as (typeof SEVERITIES)[number];
   const type =
@@ -108,13 +117,6 @@ function Gaps({ organizationId }: { organizationId: string }) {
         }),
       ).data,
   });
-  const set = (key: string, value: string) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      return next;
-    });
   return (
     <section className="panel" aria-labelledby="gaps-heading">
       <div className="panel-header">
