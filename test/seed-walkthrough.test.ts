@@ -104,6 +104,16 @@ describe('the seeded demo, on first contact', () => {
     expect(searchV2.answer).toMatch(/ On January 12, Maya Chen said Search v2 moves to February 13, /);
   });
 
+  it('says a decision changed only when a later meeting changes that decision', async () => {
+    // January 19 puts "the earlier decision to keep the checklist" on hold in a turn that also
+    // starts the experiment: that changes nothing about the lock alert.
+    const alert = await ask('What did we decide about the lock alert?');
+    expect(alert.answer).toMatch(
+      /^On January 16, Tom Becker said: Decision: the batch does not start before the lock alert is live\. \[1\]/,
+    );
+    expect(alert.answer).not.toContain('That changed');
+  });
+
   it('answers "when" with the date as it stands, after the date it replaced', async () => {
     const result = await ask('When does search v2 ship?');
     const first = result.answer.indexOf('search v2 ships behind a feature flag on January 30');
@@ -118,12 +128,19 @@ describe('the seeded demo, on first contact', () => {
     expect(result.answer).toContain(
       `[${lead?.source}] That changed on January 12. [${movedCitation?.source}]`,
     );
+    // What a decision states keeps its tense: "once the reindex had run" would read as done.
+    expect(result.answer).toContain('then for everyone once the reindex has run.');
+    // The change is quoted where it says what changed, not at "Then the decision changes.", which
+    // says the question's "changed" and nothing else.
+    const changed = await ask('What changed about search v2?');
+    expect(changed.answer).toContain('On January 12, Maya Chen said Search v2 moves to February 13');
+    expect(changed.answer).not.toMatch(/said then the decision changes/i);
   });
 
   it('answers "who owns" with the owner who took the task on, named', async () => {
     const alert = await ask('Who owns the lock alert?');
     expect(alert.answer).toMatch(
-      /^On January 16, Tom Becker said: Two: a database lock panel on the main dashboard, and an alert when any lock was held for more than thirty seconds\. That was Tom Becker's, due January 21\. \[1\]/,
+      /^On January 16, Tom Becker said: Two: a database lock panel on the main dashboard, and an alert when any lock is held for more than thirty seconds\. That was Tom Becker's, due January 21\. \[1\]/,
     );
     const batch = await ask('Who is responsible for the night batch job?');
     expect(batch.answer).toMatch(
@@ -148,6 +165,21 @@ describe('the seeded demo, on first contact', () => {
     ]);
   });
 
+  it('answers "who is working on" with the owner, from a decision that names one too, not with an exchange that only shares its words', async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
+    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    const checklist = await ask('Who is working on the onboarding checklist?');
+    expect(checklist.answer).toMatch(
+      /^On January 5, Maya Chen said Fair\. For now the decision stands: the checklist stays, and Priya owns the redesign\. \[1\]/,
+    );
+    // "Tom, does the night batching work for operations?" was asked and answered on January 12:
+    // it shares the words, not the question.
+    const batch = await ask('Who is working on the night batch?');
+    expect(batch.answer).toMatch(
+      /^On January 12, Maya Chen said Daniel prepares the night batch job by January 23\./,
+    );
+  });
+
   it('answers "when" with the day or time said of the matter, and "open questions" with the question asked', async () => {
     const due = await ask('When is the changelog entry due?');
     expect(due.answer).toMatch(
@@ -159,7 +191,7 @@ describe('the seeded demo, on first contact', () => {
     );
     const open = await ask('What are the open questions about the experiment?');
     expect(open.answer).toMatch(
-      /^On January 19, Tom Becker said: Open question from them: what happens to workspaces created during the experiment if they picked the losing variant\? Do they switch\?/,
+      /^On January 19, Tom Becker said: Open question from them: what happens to workspaces created during the experiment if they pick the losing variant\? Do they switch\?/,
     );
   });
 
@@ -176,7 +208,7 @@ describe('the seeded demo, on first contact', () => {
     for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
     const review = await ask('What happened at the design review?');
     expect(review.answer).toMatch(
-      /^“Design review: onboarding and the setup checklist” \(January 8\): Priya Raman said first finding\. Of the twenty admins, fourteen closed the checklist panel in the first minute\. \[1\] Maya Chen said: Decision for today, then: the guided setup design was approved as a candidate/,
+      /^“Design review: onboarding and the setup checklist” \(January 8\): Priya Raman said first finding\. Of the twenty admins, fourteen closed the checklist panel in the first minute\. \[1\] Maya Chen said: Decision for today, then: the guided setup design is approved as a candidate/,
     );
     expect(review.answer).toMatch(
       /Action items: .*Jonas Weber, by January 21: “Jonas finishes the question screen/,
@@ -308,10 +340,12 @@ describe('the seeded demo, on first contact', () => {
     // When this was written: 10 by default, 13 with the low ones (before: hundreds, fragments first).
     expect(gaps.pagination.total).toBeGreaterThan(0);
     expect(gaps.pagination.total).toBeLessThan(everything.pagination.total);
-    for (const gap of gaps.data as Array<{ title: string; severity: string }>) {
+    for (const gap of gaps.data as Array<{ type: string; title: string; severity: string }>) {
       expect(gap.severity).not.toBe('low');
       const said = gap.title.replace(/^[A-Z][a-z ]+: /, '');
-      expect(said.split(/\s+/).length, gap.title).toBeGreaterThanOrEqual(4);
+      // A topic asked about is named by its key words ("Undocumented topic: lock"); the others quote talk.
+      if (gap.type !== 'undocumented_topic')
+        expect(said.split(/\s+/).length, gap.title).toBeGreaterThanOrEqual(4);
       expect(said, gap.title).not.toMatch(/^(um|uh)\b/i);
     }
   });

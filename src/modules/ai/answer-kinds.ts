@@ -111,13 +111,22 @@ function causing<S extends KindSentence>(sentences: S[], names: (sentence: S) =>
 }
 
 /**
+ * A person named as owning something, where a decision says so: "the checklist stays, and Priya
+ * owns the redesign" is a decision to extraction, not a task with a day.
+ */
+const OWNS = /\b\p{Lu}\p{Ll}+ (?:owns|will own|is responsible for|is in charge of|takes over|leads)\b/u;
+
+/**
  * Where someone takes a task on, as extraction finds an action item with an owner ("Daniel owns
  * it", "That is mine, due January 21", "Lena, can you…?" — "Yes, by Friday."), read in each
  * source's own turns; the answer starts at the last sentence of that turn, up to the owner's,
  * that names the matter: "Two: a lock panel and an alert. That is mine…" names the alert first.
+ * A sentence naming the matter and who owns it answers too.
  */
 const owning: Finder = (sentences, names) => {
-  const starts = new Set<KindSentence>();
+  const starts = new Set<KindSentence>(
+    sentences.filter((sentence) => OWNS.test(sentence.text) && names(sentence)),
+  );
   for (const { item, own, holding } of itemsIn(sentences)) {
     const owned = holding[0];
     if (item.kind !== 'action_item' || !item.owner || !owned) continue;

@@ -101,7 +101,8 @@ export function asTimeline<S extends QuotedSentence>(parts: S[][]): S[][] {
  * Where to quote, of `others` (`quotable`: the sentences an answer may quote of a source), the
  * change to the decision `lead` states (laterChange): a sentence on the question that changes it;
  * else the turn that does ("Then the decision changes. Search v2 moves to February 13. This
- * replaces the January 30 date."), from its first sentence on the question.
+ * replaces the January 30 date."), from its first sentence on the question that says more than
+ * that the decision changes.
  */
 export function changeOf<S extends QuotedSentence>(
   lead: S,
@@ -128,5 +129,12 @@ export function changeOf<S extends QuotedSentence>(
   );
   if (!byTurn) return undefined;
   const inTurn = quotable(byTurn.source).filter((sentence) => sentence.turn === byTurn.turn);
-  return inTurn.find(onQuestion) ?? inTurn[0];
+  // "What changed about search v2?": "Then the decision changes." says the question's words, but
+  // "Search v2 moves to February 13" says what changed.
+  const saysWhat = inTurn.filter((sentence) => !ANNOUNCES_CHANGE.test(sentence.text));
+  return saysWhat.find(onQuestion) ?? saysWhat[0] ?? inTurn[0];
 }
+
+/** A sentence that only announces a change, before saying what it is. */
+const ANNOUNCES_CHANGE =
+  /^\W*(?:(?:so|then|okay|ok|well|now)\b[,\s]*)*(?:the |our )?decision (?:changes|has changed|is reversed)\W*$/i;

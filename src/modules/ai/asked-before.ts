@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { KnowledgeQuote } from '../../db/schema/index.ts';
-import { FRAMING_WORDS } from '../search/question-terms.ts';
+import { answerKind, FRAMING_WORDS } from '../search/question-terms.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
@@ -26,6 +26,8 @@ import { tidySpeech } from './sentences.ts';
  */
 const ASKS_FACT =
   /^\W*(?:how (?:long|much|many|often|big|fast|soon|far)|when|where|which|who|whom|what(?:'s| is| are| was| were) the)\b/i;
+/** How a question asked aloud may open before it asks: "And how long…", "So, who…". */
+const SPOKEN_OPENING = /^\W*(?:(?:and|so|but|then|now|okay|ok|well|right)\b[,\s]*)+/i;
 /** Exchanges an answer quotes, latest meeting first. */
 const QUOTED_EXCHANGES = 3;
 /** The share of the stored question's content words the question asked must say. */
@@ -68,9 +70,16 @@ export async function askedBefore(
       and to_tsvector('english', i.text) @@ asked.query
     order by "heldAt" desc, v.id, i.start
     limit ${CANDIDATES}`);
+  // The words that say the question's kind ("work" in "who is working on…") are shared only with
+  // a question of that kind: "Does the night batching work for operations?" is not "Who is working
+  // on the night batch?", but "How long does a reindex take for a big customer?" is "How long
+  // does a reindex take?".
+  const kind = answerKind(question);
   const same = rows
     .filter((row) => {
-      const asked = new Set(row.asked);
+      const storedKind = answerKind(row.text.replace(SPOKEN_OPENING, ''));
+      const light = new Set(storedKind?.name === kind?.name ? [] : kind?.light);
+      const asked = new Set(row.asked.filter((lexeme) => !light.has(lexeme)));
       return row.stored.filter((lexeme) => asked.has(lexeme)).length >= MIN_SHARED * row.stored.length;
     })
     .slice(0, QUOTED_EXCHANGES)

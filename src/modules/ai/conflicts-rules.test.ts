@@ -212,6 +212,26 @@ describe('findDisagreements', () => {
     ]);
   });
 
+  it('reads what a revision changes from the decision it names, not from the rest of what it says', () => {
+    const alert = said(
+      'Decision: the batch does not start before the lock alert is live.',
+      'alert batch live lock start',
+    );
+    const checklist = said('Decision: the checklist stays.', 'checklist stay');
+    const turn = said(
+      'Decision: we run the experiment, starting February 16. The earlier decision to keep the checklist is on hold.',
+      'checklist decis earlier experi februari hold keep run start',
+    );
+    expect(findDisagreements([alert, turn])).toEqual([]);
+    expect(findDisagreements([checklist, turn])).toEqual([
+      {
+        earlier: 0,
+        later: 1,
+        verdict: expect.objectContaining({ signal: 'revision', shared: ['checklist'] }),
+      },
+    ]);
+  });
+
   it('finds no revision in a statement that revises nothing, nor one in the same meeting', () => {
     const earlier = said('Decision: the checklist stays.', 'checklist stay', 'video-a');
     expect(

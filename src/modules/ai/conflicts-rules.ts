@@ -1,3 +1,4 @@
+import { subjectOf } from '../knowledge/nlp/text.ts';
 import { subjectWords } from './word-sets.ts';
 
 /**
@@ -58,6 +59,9 @@ const STRENGTH: Record<ConflictSignal, number> = {
  */
 const REVISES =
   /\b(?:decision (?:changes|has changed|is reversed)|this replaces|(?:earlier|previous|original|first) decision\b[^.;?!]*\b(?:on hold|reversed|replaced|overturned|cancell?ed|suspended|withdrawn))\b/i;
+
+/** A revision that says which decision it revises: "the earlier decision to keep the checklist…". */
+const NAMES_REVISED = /\bdecision (?:to|on|about|for|that)\b/i;
 
 /** Stems of negating words that stemming keeps as content: they say how, not what, a statement is about. */
 const NEGATION_STEMS = new Set(['cancel', 'drop', 'scrap', 'abandon', 'longer', 'never']);
@@ -303,8 +307,12 @@ function* candidatePairs(statements: Statement[]): Generator<[number, number]> {
  */
 function revised(statements: Statement[], later: number): Disagreement | null {
   const revising = statements[later] as Statement;
-  if (!REVISES.test(revising.text)) return null;
-  const subject = subjectWords(revising.subject);
+  const revision = revising.text.match(REVISES)?.[0];
+  if (!revision) return null;
+  // "The earlier decision to keep the checklist is on hold" names what it revises: the checklist,
+  // not whatever else the turn decides ("we run the experiment, starting February 16").
+  const named = NAMES_REVISED.test(revision) ? subjectWords(subjectOf(revision)) : new Set<string>();
+  const subject = named.size > 0 ? named : subjectWords(revising.subject);
   let best: { earlier: number; shared: string[]; jaccard: number } | null = null;
   for (const [earlier, statement] of statements.slice(0, later).entries()) {
     if (statement.videoId === revising.videoId || statement.date > revising.date) continue;

@@ -108,7 +108,7 @@ describe('POST /ai/qa about one meeting as a whole', () => {
     expect(body).toMatchObject({ answered: true, confidence: 1 });
     expect(body.answer).toBe(
       '“Design review: onboarding” (January 8): Priya said Fourteen of the twenty admins closed the checklist panel. [1] ' +
-        'Maya said: Decision: the guided setup was approved as a candidate. [2] Then they dropped the tooltip. [3] ' +
+        'Maya said: Decision: the guided setup is approved as a candidate. [2] Then they dropped the tooltip. [3] ' +
         'Action items: Maya, by January 20: “I talk to support by January 20.” [4]; Priya: “I write up the findings.” [5]. ' +
         'Left open: “Do we show it to existing workspaces?” [6].',
     );
@@ -128,7 +128,7 @@ describe('POST /ai/qa about one meeting as a whole', () => {
   it('answers the decisions or the action items alone when those are asked for', async () => {
     const decisions = await ask(alice, { question: 'What was decided in the design review?' });
     expect(decisions.answer).toBe(
-      'In “Design review: onboarding” (January 8): Maya said: Decision: the guided setup was approved as a candidate. [1] Then they dropped the tooltip. [2]',
+      'In “Design review: onboarding” (January 8): Maya said: Decision: the guided setup is approved as a candidate. [1] Then they dropped the tooltip. [2]',
     );
     expect(decisions.citations.map((citation) => citation.start)).toEqual([40, 45]);
 

@@ -13,6 +13,7 @@ describe('reported speech', () => {
       'Their budget was tight and they needed a cheaper chip.',
     ],
     ['I was a child when I watch a film about it.', 'They were a child when they watched a film about it.'],
+    ['I am not convinced, and I am not sure.', 'They were not convinced, and they were not sure.'],
     ['It does look like a cat and it has a tail.', 'It did look like a cat and it had a tail.'],
     ["We can't ship it; I don't know why.", "They couldn't ship it; they didn't know why."],
     // Verbs left alone after an auxiliary ("could we expect" is a question's order), in an
@@ -30,6 +31,16 @@ describe('reported speech', () => {
     ["Okay, let me summarise. Let's move on.", 'Okay, they would summarise. They should move on.'],
     ['So let us decide that next week.', 'So they should decide that next week.'],
     ['Could you let me know by Friday?', 'Could you let them know by Friday?'],
+    // After a label, what is stated keeps its tense: moved back it would read as done.
+    [
+      'So, decision: the batch does not start before the lock alert is live.',
+      'So, decision: the batch does not start before the lock alert is live.',
+    ],
+    ['Decision: we run the experiment and I am in.', 'Decision: they run the experiment and they are in.'],
+    [
+      'Good. So, decision: it ships once the reindex has run.',
+      'Good. So, decision: it ships once the reindex has run.',
+    ],
   ])('%s', (said, reported) => {
     expect(reportedSpeech(said)).toBe(reported);
   });

@@ -36,6 +36,19 @@ const PERSON: Record<string, string> = {
   "let's": 'they should',
 };
 
+/** The speaker's own person as the third, in the tense said (after a label). */
+const PERSON_NOW: Record<string, string> = {
+  ...PERSON,
+  "i'm": "they're",
+  "i've": "they've",
+  "i'll": "they'll",
+  "i'd": "they'd",
+  "we're": "they're",
+  "we've": "they've",
+  "we'll": "they'll",
+  "we'd": "they'd",
+};
+
 /** Present forms that are past wherever they stand. */
 const BACKSHIFT: Record<string, string> = {
   is: 'was',
@@ -164,13 +177,27 @@ const proposed = (sentence: string) =>
       `${opening}${person.toLowerCase() === 'us' ? 'they should' : 'they would'}`,
   );
 
-/** "I was" is "they were" once "I" is "they". */
-const AFTER_I: Record<string, string> = { was: 'were', "wasn't": "weren't" };
+/** "I am", "I was" are "they were" once "I" is "they" (not "they was"). */
+const AFTER_I: Record<string, string> = { am: 'were', was: 'were', "wasn't": "weren't" };
+/** The same in the tense said: "I am" is "they are". */
+const AFTER_I_NOW: Record<string, string> = { am: 'are', was: 'were', "wasn't": "weren't" };
 
-/** A sentence's words moved to the third person and one tense back; its first letter a capital. */
+/**
+ * A sentence that opens with its label, as notes are written ("So, decision: the batch does not
+ * start before the lock alert is live", "Root cause, then: …"): what follows the colon stands as
+ * stated, in its tense — moved back it would read as done ("the batch did not start").
+ */
+const LABEL_OPENING =
+  /^\W*(?:(?:so|and|okay|ok|well|then|now|right|good|fine|great|sure|fair)\b[,.!\s]*)*\p{L}[^.?!:]{0,40}:\s/iu;
+
+/**
+ * A sentence's words moved to the third person and one tense back (but after a label: see
+ * `LABEL_OPENING`); its first letter a capital.
+ */
 export function reportedSpeech(sentence: string, speaker?: string | null): string {
   let previous = '';
   let beforePrevious = '';
+  const keepsTense = LABEL_OPENING.test(sentence);
   const shifted = proposed(sentence).replace(/[A-Za-z]+(?:['’][a-z]+)?/g, (word) => {
     const lower = word.toLowerCase().replace('’', "'");
     const afterSubject = SUBJECTS.has(previous) && !INVERTING.has(beforePrevious);
@@ -181,10 +208,11 @@ export function reportedSpeech(sentence: string, speaker?: string | null): strin
     if (word.length > 1 && word === word.toUpperCase()) return word;
     // "That is mine" → "That was Maya's": "theirs" would read as someone else's.
     if (lower === 'mine' && speaker) return `${speaker}'s`;
+    if (keepsTense) return PERSON_NOW[lower] ?? (afterI ? AFTER_I_NOW[lower] : undefined) ?? word;
     return (
       PERSON[lower] ??
-      BACKSHIFT[lower] ??
       (afterI ? AFTER_I[lower] : undefined) ??
+      BACKSHIFT[lower] ??
       (afterSubject ? PAST_AFTER_SUBJECT[lower] : undefined) ??
       word
     );

@@ -56,12 +56,13 @@ const ANSWER_KINDS: AnswerKind[] = [
     light: DECISION_STEMS,
   },
   {
-    // "Who owns the lock alert?", "Who is responsible for…", "Who will collect…": a task's owner.
+    // "Who owns the lock alert?", "Who is responsible for…", "Who will collect…", "Who is working
+    // on…": a task's owner.
     name: 'owner',
-    asks: /^\W*who(?:'s|\s+is|\s+are|\s+was)?\s+(?:owns?|owned|responsible|in charge|taking|handling|doing|writing|preparing|leading|driving|going to|will|should|takes|handles|does|prepares|writes|leads|drives)\b/i,
+    asks: /^\W*who(?:'s|\s+is|\s+are|\s+was)?\s+(?:owns?|owned|responsible|in charge|taking|handling|doing|writing|preparing|leading|driving|going to|will|should|takes|handles|does|prepares|writes|leads|drives|works? on|working on|looking into|assigned)\b/i,
     // "mine", "owns": said everywhere ("I will…" is in every meeting), so retrieval adds none.
     cues: [],
-    light: ['own', 'owner', 'respons', 'charg'],
+    light: ['own', 'owner', 'respons', 'charg', 'work', 'assign'],
   },
   {
     // "When is the changelog entry due?", "What is the deadline for…", "By when…"; not "When
