@@ -135,6 +135,14 @@ describe('the seeded demo, on first contact', () => {
     const changed = await ask('What changed about search v2?');
     expect(changed.answer).toContain('On January 12, Maya Chen said Search v2 moves to February 13');
     expect(changed.answer).not.toMatch(/said then the decision changes/i);
+    // A turn that decides something else first is quoted where it changes the lead.
+    const setup = await ask('Did anyone disagree with the guided setup?');
+    expect(setup.answer).toMatch(
+      /^On January 8, Maya Chen said: Decision for today, then: the guided setup design/,
+    );
+    expect(setup.answer).toContain(
+      'On January 19, Maya Chen said the earlier decision to keep the checklist was on hold until the results were in.',
+    );
   });
 
   it('answers "who owns" with the owner who took the task on, named', async () => {
@@ -177,6 +185,15 @@ describe('the seeded demo, on first contact', () => {
     const batch = await ask('Who is working on the night batch?');
     expect(batch.answer).toMatch(
       /^On January 12, Maya Chen said Daniel prepares the night batch job by January 23\./,
+    );
+  });
+
+  it('reports the person a question names with its verb, the others as saying what they said', async () => {
+    const result = await ask('What did Tom propose for the batch window?');
+    expect(result.answer).toMatch(/^On January 12, Tom Becker proposed /);
+    expect(result.answer).toMatch(/(?:Maya Chen|Daniel Okafor) said /);
+    expect(result.answer).not.toMatch(
+      /(?:Maya Chen|Daniel Okafor|Priya Raman|Lena Fischer|Aisha Mensah) proposed/,
     );
   });
 

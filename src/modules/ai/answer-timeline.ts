@@ -102,7 +102,7 @@ export function asTimeline<S extends QuotedSentence>(parts: S[][]): S[][] {
  * change to the decision `lead` states (laterChange): a sentence on the question that changes it;
  * else the turn that does ("Then the decision changes. Search v2 moves to February 13. This
  * replaces the January 30 date."), from its first sentence on the question that says more than
- * that the decision changes.
+ * that the decision changes, else from its sentence that changes the decision on its own.
  */
 export function changeOf<S extends QuotedSentence>(
   lead: S,
@@ -132,7 +132,12 @@ export function changeOf<S extends QuotedSentence>(
   // "What changed about search v2?": "Then the decision changes." says the question's words, but
   // "Search v2 moves to February 13" says what changed.
   const saysWhat = inTurn.filter((sentence) => !ANNOUNCES_CHANGE.test(sentence.text));
-  return saysWhat.find(onQuestion) ?? saysWhat[0] ?? inTurn[0];
+  // None on the question: the sentence that changes the lead on its own ("The earlier decision to
+  // keep the checklist is on hold"), not the turn's first, which may decide something else.
+  const changing = saysWhat.find((sentence) =>
+    laterChange(asLead, [{ ...held(sentence.source), text: sentence.text }]),
+  );
+  return saysWhat.find(onQuestion) ?? changing ?? saysWhat[0] ?? inTurn[0];
 }
 
 /** A sentence that only announces a change, before saying what it is. */

@@ -96,13 +96,21 @@ const notFound = (confidence: number): EngineAnswer => ({
  * the source's marker. With `day`, the part opens a meeting held on another day than the answer's
  * other meetings, and says when ("On January 12, Maya said …").
  */
-function written(taken: Sentence[], speakerBefore: string | null, verb: string, day?: string) {
+function written(
+  taken: Sentence[],
+  speakerBefore: string | null,
+  verb: (speaker: string) => string,
+  day?: string,
+) {
   const text = taken
     .map((sentence, at) => {
       const speakerChanges =
         (at === 0 ? (day ? null : speakerBefore) : taken[at - 1]?.speaker) !== sentence.speaker;
       const said = reportedSpeech(ended(sentence.said), sentence.speaker);
-      const part = speakerChanges && sentence.speaker ? introduced(sentence.speaker, verb, said) : said;
+      const part =
+        speakerChanges && sentence.speaker
+          ? introduced(sentence.speaker, verb(sentence.speaker), said)
+          : said;
       if (at > 0 || !day) return part;
       return sentence.speaker ? `On ${day}, ${part}` : `On ${day}: ${part}`;
     })
@@ -261,7 +269,9 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const [leadPart] = composed.parts;
       const changePart = parts.find((part) => part[0]?.source === composed.change?.source);
       if (parts.length === 0) return notFound(0);
-      const verb = reportingVerb(question);
+      // "What did Tom propose…": Tom proposed, the others quoted said what they said.
+      const questionVerb = reportingVerb(question);
+      const verb = (speaker: string) => (named.size === 0 || named.has(speaker) ? questionVerb : 'said');
 
       const said = new Set(parts.flat().flatMap((sentence) => [...sentence.lexemes]));
       const covered = [...weight].reduce((sum, [lexeme, value]) => sum + (said.has(lexeme) ? value : 0), 0);
