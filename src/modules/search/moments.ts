@@ -40,15 +40,18 @@ export async function momentsOf(db: Db, input: Input): Promise<Map<string, Momen
   if (chunkIds.length === 0) return byVideo;
   const { rows } = await db.execute<{ ord: number; lexemes: string[] }>(sql`
     select (ord - 1)::int as ord, tsvector_to_array(to_tsvector('english', text)) as lexemes
-    from unnest(${sql.param(input.terms.map((term) => (term.prefix ? '' : term.text)))}::text[])
+    from unnest(${sql.param(input.terms.map((term) => term.text))}::text[])
       with ordinality as t(text, ord)`);
   const weights = new Map<string, number>();
   const prefixes: string[] = [];
   for (const [ord, term] of input.terms.entries()) {
     const idf = input.idfByTerm[String(ord)];
     if (idf === undefined) continue;
-    const keys = term.prefix ? [prefixLexeme(term.text)] : (rows[ord]?.lexemes ?? []);
-    if (term.prefix) prefixes.push(...keys);
+    // A prefix matches its word stemmed too, as the passage query does (query.ts): "experiment"
+    // finds "experience" (both "experi"), and the moment must open where that was said.
+    const stemmed = rows[ord]?.lexemes ?? [];
+    const keys = term.prefix ? [prefixLexeme(term.text), ...stemmed] : stemmed;
+    if (term.prefix) prefixes.push(prefixLexeme(term.text));
     for (const key of keys) weights.set(key, Math.max(weights.get(key) ?? 0, idf));
   }
   const { rows: chunks } = await db.execute<{ id: string; videoId: string; first: number; last: number }>(sql`

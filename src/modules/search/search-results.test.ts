@@ -152,6 +152,26 @@ describe('GET /search: result types, ranking, pages and isolation', () => {
     expect(narwhal.data[0]?.score).toBe(narwhal.data[1]?.score);
   });
 
+  it('opens a moment where the last word matched, stemmed or as a prefix', async () => {
+    // "experiment", typed last, is a prefix and a word: stemmed, it is "experience" too.
+    const call = await video({
+      title: 'Quarterly call',
+      transcript:
+        'WEBVTT\n\n00:00:00.000 --> 00:00:10.000\n<v Lena>Thanks for making time today.\n\n' +
+        '00:00:10.000 --> 00:00:20.000\n<v Maya>Smaller customers had a different experience for a while.\n',
+    });
+    const body = await found(viewer, { q: 'walkthrough experiment' });
+    const result = body.data.find((item) => item.id === call.id);
+    expect(result?.moments).toStrictEqual([
+      {
+        start: 10,
+        end: 20,
+        speaker: 'Maya',
+        snippet: 'Smaller customers had a different <mark>experience</mark> for a while.',
+      },
+    ]);
+  });
+
   it('ranks meetings by their best passage and by how much of the meeting says the words', async () => {
     const shore = 'harbour tide rope sail anchor gull pier dock net boat'.split(' ');
     const filler = Array.from({ length: 160 }, (_, at) => shore[at % shore.length]).join(' ');
