@@ -299,6 +299,16 @@ describe('the seeded demo, on first contact', () => {
     );
   });
 
+  it('answers "what did Jonas say?" with what Jonas said, not with others mentioning him', async () => {
+    const jonas = await ask('What did Jonas say?');
+    expect(jonas.answer).toMatch(
+      /^On January 8, in “Design review: onboarding and the setup checklist”, Jonas Weber asked: Could they keep a small checklist inside settings/,
+    );
+    expect(new Set(jonas.citations.map((citation) => (citation as { speaker?: string }).speaker))).toEqual(
+      new Set(['Jonas Weber']),
+    );
+  });
+
   it('answers "what did Daniel commit to?" with the action items he owns, soonest due first', async () => {
     const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
     for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);

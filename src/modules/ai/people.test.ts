@@ -21,7 +21,7 @@ const vtt = (turns: Array<[string, string]>) =>
     )
     .join('\n\n')}\n`;
 
-describe('POST /ai/qa: "who is <name>?"', () => {
+describe('POST /ai/qa: "who is <name>?", "what did <name> say?"', () => {
   const ctx = useTestApp();
   const request = requester(ctx);
   let alice: SignedUpUser;
@@ -125,12 +125,41 @@ describe('POST /ai/qa: "who is <name>?"', () => {
     expect((await ask(alice, 'What did Zed commit to?')).answer).not.toMatch(/action item/);
   });
 
+  it('answers "what did Bob say?" with what Bob said, longest turns first chosen, in the order said and cited', async () => {
+    const bob = await ask(alice, 'What did Bob say?');
+    expect(bob).toMatchObject({ answered: true });
+    expect(bob.answer).toBe(
+      'On January 5, in “Kickoff”, Bob Stone said Thanks. They lead the payments team and they would own the invoices. [1] ' +
+        'They sent the invoice mockups by Friday. [2]',
+    );
+    expect(
+      bob.citations.map((citation) => [citation.videoId, citation.start, citation.speaker, citation.quote]),
+    ).toEqual([
+      [kickoffId, 10, 'Bob Stone', 'Thanks. I lead the payments team and I will own the invoices.'],
+      [kickoffId, 20, 'Bob Stone', 'I send the invoice mockups by Friday.'],
+    ]);
+    // Latest meeting first; a name no speaker has, or two share, or a subject asked about: retrieval's.
+    expect((await ask(alice, 'What did Alice Martin think?')).answer).toMatch(
+      /^On January 12, in “Design review”, Alice Martin said .* On January 5, in “Kickoff”, Alice Martin said /,
+    );
+    expect((await ask(alice, 'What did Zed say?')).answer).not.toMatch(/Zed/);
+    expect((await ask(alice, 'What did Alice say?')).answer).not.toMatch(
+      /^On January 12, in “Design review”/,
+    );
+    expect((await ask(alice, 'What did Bob say about the invoices?')).answer).not.toMatch(
+      /^On January 5, in/,
+    );
+  });
+
   it("keeps to the asker's organization", async () => {
     const body = await ask(otto, 'Who is Bob Stone?');
     expect(body.answer).toBe("Bob Stone speaks in one meeting here: “Otto's sync” (January 20; 1 turn) [1].");
     // Alice's Bob owns a task; Otto's Bob does not.
     expect((await ask(otto, 'What did Bob commit to?')).answer).toBe(
       'No action item in these meetings names Bob Stone as its owner.',
+    );
+    expect((await ask(otto, 'What did Bob say?')).answer).toBe(
+      "On January 20, in “Otto's sync”, Bob Stone said Otto’s Bob, on another team. [1]",
     );
   });
 });

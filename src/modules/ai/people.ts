@@ -15,7 +15,7 @@ import { ownedTasks, tasksOwnedBy } from './own-tasks.ts';
  * the asker's (own-tasks.ts).
  */
 
-const NAME = String.raw`(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)`;
+export const NAME = String.raw`(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)`;
 const ASKS_WHO = new RegExp(String.raw`^\s*[Ww]ho(?:'s|’s| is| was)\s+${NAME}\s*\??\s*$`, 'u');
 /** "What did Daniel commit to?", "What are Priya's action items?", "What is Tom working on?". */
 const ASKS_TASKS = [
@@ -48,7 +48,7 @@ type Spoken = {
 };
 
 /** The speaker the name stands for: a speaker's whole name, or a first name only one speaker has. */
-function speakerNamed(name: string, speakers: string[]): string | null {
+export function speakerNamed(name: string, speakers: string[]): string | null {
   const asked = name.toLowerCase();
   const whole = speakers.find((speaker) => speaker.toLowerCase() === asked);
   if (whole) return whole;
@@ -60,7 +60,7 @@ function speakerNamed(name: string, speakers: string[]): string | null {
  * The meetings in the scope of each speaker whose whole name or first name is `name` (any case),
  * latest first, with their turns and the first thing they said.
  */
-async function spokenIn(db: Db, scope: RetrievalScope, name: string) {
+export async function spokenIn(db: Db, scope: RetrievalScope, name: string) {
   const { rows } = await db.execute<Spoken>(sql`
     select coalesce(sp.name, s.speaker_label) as speaker, v.id as "videoId", v.title as "videoTitle",
       coalesce(v.recorded_at, v.created_at) as "heldAt",

@@ -21,6 +21,7 @@ import { knowledgeList, matterStatus } from './knowledge-lists.ts';
 import { meetingOverview } from './meeting-overview.ts';
 import { ownTasks } from './own-tasks.ts';
 import { personTasks, whoIs } from './people.ts';
+import { personSaid } from './person-said.ts';
 import type { AnswerView, QaInput } from './schemas.ts';
 import { resolveAiScope } from './scope.ts';
 
@@ -92,6 +93,7 @@ export async function answerQuestion(
     (await matterStatus(context.db, input.question, input.scope)) ||
     (await whoIs(context.db, input.question, input.scope)) ||
     (await personTasks(context.db, input.question, input.scope)) ||
+    (await personSaid(context.db, input.question, input.scope)) ||
     (await meetingOverview(context.db, input.question, input.scope)) ||
     (await askedBefore(context.db, input.question, input.scope));
   if (fromKnowledge) return fromKnowledge;
