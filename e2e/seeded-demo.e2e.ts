@@ -82,7 +82,8 @@ describe('the seeded demo in Chromium', () => {
     const gaps = page.getByRole('region', { name: 'Knowledge gaps' });
     await gaps.getByText('No gaps at this severity in the last 90 days.').waitFor();
     await gaps.getByRole('button', { name: 'Look over the last 10 years' }).click();
-    expect(await gaps.getByLabel('Period').inputValue()).toBe('3650');
+    // The period follows the click once the page renders again: polled, not read at once.
+    await expect.poll(() => gaps.getByLabel('Period').inputValue()).toBe('3650');
     await page.locator('.gaps > li').first().waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'knowledge');
