@@ -63,8 +63,9 @@ export function excerpt(
     : kindRelevance
       ? firstOfBest(centredFirst(useful.filter(answersKind)), kindRelevance)
       : useful.find(answersKind);
-  const lead =
-    startAt ?? leadFrom(kindAnswer ?? bestSentence(sentences, relevance, prefer), useful, replyLeads);
+  const best = kindAnswer ?? bestSentence(sentences, relevance, prefer);
+  // What the person the question names asked is what they said: no reply leads before it.
+  const lead = startAt ?? (best && prefer?.(best) ? best : leadFrom(best, useful, replyLeads));
   if (!lead || lead.words > room) return [];
   const taken = [lead];
   let words = lead.words;
