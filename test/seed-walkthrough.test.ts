@@ -248,6 +248,11 @@ describe('the seeded demo, on first contact', () => {
       'In “Design review: onboarding and the setup checklist” (January 8), 3 people spoke, most talk first: ' +
         'Priya Raman (11 turns, 57 % of the talk) [1]; Maya Chen (7 turns, 27 % of the talk) [2]; Jonas Weber (6 turns, 16 % of the talk) [3].',
     );
+    // A task taken on as "That is mine" is quoted with what it is.
+    const retro = await ask('What happened in the incident retrospective?');
+    expect(retro.answer).toContain(
+      'Tom Becker, by January 21: “Two: a database lock panel on the main dashboard, and an alert when any lock is held for more than thirty seconds. That is mine, due January 21.”',
+    );
     const first = await ask('What was decided in the first weekly sync?');
     expect(first.answer).toMatch(
       /^In “Weekly product sync — January 5” \(January 5\): Maya Chen said: Decision: search v2 ships behind a feature flag on January 30/,

@@ -49,6 +49,13 @@ export const DECISION_CUES: RegExp[] = [
   cue(String.raw`\b(?:earlier|previous|original|first) decision\b[^.;?!]{0,60}\b${REVISED}`),
 ];
 
+/**
+ * A task taken on by pointing at what was just said: "That is mine, due January 21.", "Daniel owns
+ * it, due January 23." The task is the sentence before.
+ */
+export const TAKES_IT_ON =
+  /^\W*(?:that|this|it)(?: one)? (?:is|'s) (?:mine|on me)\b|\b(?:owns?|takes?) (?:it|that|this)\b/i;
+
 /** A sentence that announces the decision said next: "Then the decision changes. Search v2 moves…" */
 export const ANNOUNCES_DECISION = /\b(?:the|our) decision (?:changes|has changed|is this|is as follows)\W*$/i;
 

@@ -105,6 +105,25 @@ describe('action items', () => {
     expect(only(text, speaker)).toMatchObject({ kind: 'action_item', text, owner, speaker: said, dueDate });
   });
 
+  it('reads a task taken on by pointing at it ("That is mine") with the sentence before, which says what', () => {
+    const [alert] = itemsOf([
+      ['Tom', 'Two: a lock panel and an alert on long locks. That is mine, due March 21.'],
+    ]);
+    expect(alert).toMatchObject({
+      kind: 'action_item',
+      owner: 'Tom',
+      dueDate: '2024-03-21',
+      text: 'Two: a lock panel and an alert on long locks. That is mine, due March 21.',
+    });
+    const [check] = itemsOf([
+      ['Tom', 'One: a check in CI that fails otherwise. Daniel owns it, due March 23.'],
+    ]);
+    expect(check).toMatchObject({
+      owner: 'Daniel',
+      text: 'One: a check in CI that fails otherwise. Daniel owns it, due March 23.',
+    });
+  });
+
   it('gives a request to the person called by name, or to whoever takes it on', () => {
     expect(
       itemsOf([['Ana', 'Tom, could you email the agency about the posters?']]).map((item) => [

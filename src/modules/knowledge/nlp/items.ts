@@ -11,6 +11,7 @@ import {
   NOT_DECIDED,
   QUESTION_TAGS,
   REPORTED,
+  TAKES_IT_ON,
   TASK_PARTICLES,
   TASK_VERBS,
 } from './cues.ts';
@@ -41,7 +42,7 @@ export function findItems(doc: Document, meetingDate: Date): ExtractedItem[] {
     const decision = announced ? announcedDecision(previous, sentence) : findDecision(sentence);
     const found =
       action && (action.owner || action.dueDate || !decision)
-        ? action
+        ? pointedAt(action, previous, sentence)
         : (decision ?? findQuestion(doc, sentence));
     if (!found) continue;
     const kept = { ...found, subject: subjectOf(found.text), turn: sentence.turn };
@@ -97,6 +98,15 @@ export function decisionCueIn(text: string): number | null {
 function findDecision(sentence: Sentence): Found | null {
   const at = decisionCueIn(sentence.text);
   return at === null ? null : item('decision', sentence, at);
+}
+
+/**
+ * A task taken on by pointing at the sentence before ("Two: a lock panel and an alert. That is
+ * mine, due January 21."), with that sentence: on its own it says whose, not what.
+ */
+function pointedAt(action: Found, previous: Sentence | undefined, sentence: Sentence): Found {
+  if (!previous || previous.turn !== sentence.turn || !TAKES_IT_ON.test(action.text)) return action;
+  return { ...action, text: `${previous.text} ${action.text}`, start: previous.start };
 }
 
 /** The decision with the words that announce it: "Then the decision changes." says it replaces one. */
