@@ -309,6 +309,27 @@ describe('the seeded demo, on first contact', () => {
     );
   });
 
+  it('answers a follow-up that names nothing ("Who owns it?") about what was asked before it', async () => {
+    const chat = async (message: string, conversationId?: string) => {
+      const response = await ctx().app.inject({
+        method: 'POST',
+        url: '/ai/chat',
+        headers,
+        payload: { message, ...(conversationId ? { conversationId } : {}) },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json() as { conversationId: string; assistantMessage: { content: string } };
+    };
+    const first = await chat('When does search v2 ship?');
+    const owner = await chat('Who owns it?', first.conversationId);
+    expect(owner.assistantMessage.content).toMatch(
+      /^Maya Chen said Daniel owns the search v2 release behind the flag for January 30\./,
+    );
+    // One that names something is answered from where that is said.
+    const moved = await chat('Why did it move?', first.conversationId);
+    expect(moved.assistantMessage.content).toMatch(/^Maya Chen said Search v2 moves to February 13/);
+  });
+
   it('answers "what did Jonas say?" with what Jonas said, not with others mentioning him', async () => {
     const jonas = await ask('What did Jonas say?');
     expect(jonas.answer).toMatch(

@@ -37,17 +37,20 @@ export type EngineAnswer = {
   citations: Citation[];
 };
 
+/**
+ * What an engine answers from: the question, the sources it may cite, and the person's earlier
+ * questions when the question follows them in a conversation ("Who owns it?").
+ */
+export type AnswerInput = { question: string; sources: Source[]; earlier?: string[] };
+
 export type AnswerEngine = {
   readonly name: string;
-  answer(input: { question: string; sources: Source[] }): Promise<EngineAnswer>;
+  answer(input: AnswerInput): Promise<EngineAnswer>;
   /**
    * The same answer, its text handed to `onToken` piece by piece as the model writes it (chat
    * streams them). Engines that write nothing incrementally leave it out; callers then use `answer`.
    */
-  answerStream?(
-    input: { question: string; sources: Source[] },
-    onToken: (text: string) => void,
-  ): Promise<EngineAnswer>;
+  answerStream?(input: AnswerInput, onToken: (text: string) => void): Promise<EngineAnswer>;
   /** One vector per text, in order; only engines configured with an embedding model have it. */
   embed?(texts: string[]): Promise<number[][]>;
 };

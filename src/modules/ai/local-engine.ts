@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
+import { answerKind, FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
 import { kindAnswers } from './answer-kinds.ts';
 import { asTimeline, changeOf, dayWriter, meetingOf, spansDays } from './answer-timeline.ts';
 import {
@@ -24,6 +24,8 @@ import { ended, splitSentences, tidySpeech } from './sentences.ts';
  * Deciding whether the scope answers at all is retrieval's (see qa.ts).
  */
 
+/** How much a word of the questions a follow-up follows weighs, against one of its own. */
+const FOLLOWED_WEIGHT = 0.5;
 /** Words the best source may give, from its answering sentence on. */
 const LEAD_WORDS = 40;
 /** Words each further source may give. */
@@ -164,18 +166,20 @@ function withLaterChange(
 export function createLocalEngine(db: Db): AnswerEngine {
   return {
     name: 'local',
-    async answer({ question, sources }) {
+    async answer({ question, sources, earlier = [] }) {
       const spans = sentencesOf(sources);
       if (spans.length === 0) return notFound(0);
       const names = [...new Set(spans.flatMap((span) => (span.speaker ? [span.speaker] : [])))];
       const titles = [...new Set(sources.map((source) => source.videoTitle))];
       // One query stems the question whole (to tell whom it names), the speakers' names, the
-      // meetings' titles and every sentence.
+      // meetings' titles, every sentence, and the questions it follows with the framing words.
       const stemmed = await stem(db, question, [
         question,
         ...names,
         ...titles,
         ...spans.map((span) => span.text),
+        earlier.join(' '),
+        FRAMING_WORDS,
       ]);
       if (stemmed.question.length === 0) return notFound(0);
       const [asked = [], ...rest] = stemmed.texts;
@@ -186,13 +190,25 @@ export function createLocalEngine(db: Db): AnswerEngine {
         lexemes: new Set(rest[names.length + titles.length + at]),
       }));
       // Each question word weighs its idf over these sentences: the distinctive words count most.
-      const weight = new Map(
-        stemmed.question.map((lexeme) => {
-          const holding = sentences.filter((sentence) => sentence.lexemes.has(lexeme)).length;
-          return [lexeme, Math.log(1 + sentences.length / (1 + holding))];
-        }),
-      );
-      const total = [...weight.values()].reduce((sum, value) => sum + value, 0);
+      const idf = (lexeme: string) =>
+        Math.log(
+          1 + sentences.length / (1 + sentences.filter((sentence) => sentence.lexemes.has(lexeme)).length),
+        );
+      const ownWeight = new Map(stemmed.question.map((lexeme): [string, number] => [lexeme, idf(lexeme)]));
+      // A follow-up that names nothing of its own ("Who owns it?" after "When does search v2
+      // ship?") is about what was asked before: those words count, for less. One that names
+      // something ("Why did it move?") is answered from where that is said, as retrieval found it.
+      const light = new Set(answerKind(question)?.light);
+      const [followed = [], framing = []] = rest.slice(names.length + titles.length + spans.length);
+      const followsOn = stemmed.question.every((lexeme) => light.has(lexeme));
+      const weight = new Map([
+        ...(followsOn ? followed : [])
+          .filter((lexeme) => !framing.includes(lexeme))
+          .map((lexeme): [string, number] => [lexeme, FOLLOWED_WEIGHT * idf(lexeme)]),
+        ...ownWeight,
+      ]);
+      // Confidence is how much of the question's own words the answer says.
+      const total = [...ownWeight.values()].reduce((sum, value) => sum + value, 0);
       /** The weight of the question's words (of `only`, when given) a sentence says. */
       const relevance = (sentence: Sentence, only?: Set<string>) =>
         [...sentence.lexemes].reduce(
@@ -274,7 +290,10 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const verb = (speaker: string) => (named.size === 0 || named.has(speaker) ? questionVerb : 'said');
 
       const said = new Set(parts.flat().flatMap((sentence) => [...sentence.lexemes]));
-      const covered = [...weight].reduce((sum, [lexeme, value]) => sum + (said.has(lexeme) ? value : 0), 0);
+      const covered = [...ownWeight].reduce(
+        (sum, [lexeme, value]) => sum + (said.has(lexeme) ? value : 0),
+        0,
+      );
       // One citation per source: it opens where the answer starts quoting it, and quotes, verbatim,
       // what the answer takes from that turn (the answer may run on into the next turns).
       const citations: Citation[] = parts.map((taken) => {

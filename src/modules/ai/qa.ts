@@ -97,7 +97,8 @@ export async function answerQuestion(
     (await meetingOverview(context.db, input.question, input.scope)) ||
     (await askedBefore(context.db, input.question, input.scope));
   if (fromKnowledge) return fromKnowledge;
-  const retrievalQuery = [...(input.earlier ?? []).slice(-2), input.question].join(' ');
+  const earlier = (input.earlier ?? []).slice(-2);
+  const retrievalQuery = [...earlier, input.question].join(' ');
   const queryEmbedding = await embedQuery(context, retrievalQuery);
   const found = await retrieveStretches(context.db, retrievalQuery, input.scope, {
     limit: SOURCES,
@@ -119,6 +120,7 @@ export async function answerQuestion(
   }
   const result = await engine.answer({
     question: input.question,
+    earlier,
     sources: stretches.map(({ score: _score, ...stretch }, position) => ({
       number: position + 1,
       ...stretch,
