@@ -35,25 +35,33 @@ const ANSWER_WORDS = 100;
 /**
  * The question's and every sentence's stemmed words (english: stop words dropped, "decided" →
  * decid), in one query: PostgreSQL's text search is the language knowledge the engine has.
- * Framing words ("discuss", "think") are left out of the question unless nothing else is left.
+ * Framing words ("discuss", "think") are left out of the question unless nothing else is left,
+ * and out of the questions it follows (`followed`: the words of `earlier`).
  */
-async function stem(db: Db, question: string, texts: string[]) {
+async function stem(db: Db, question: string, earlier: string, texts: string[]) {
   const { rows } = await db.execute<{ ord: number; lexemes: string[] }>(sql`
-    with asked as (select tsvector_to_array(to_tsvector('english', ${question})) as lexemes),
+    with framing as (select tsvector_to_array(to_tsvector('english', ${FRAMING_WORDS})) as lexemes),
+    asked as (select tsvector_to_array(to_tsvector('english', ${question})) as lexemes),
     content as (
       select array(
-        select unnest(lexemes) from asked
-        except select unnest(tsvector_to_array(to_tsvector('english', ${FRAMING_WORDS})))
-        order by 1) as lexemes
+        select unnest(lexemes) from asked except select unnest(lexemes) from framing order by 1) as lexemes
     )
-    select 0::int8 as ord,
-      case when cardinality(content.lexemes) > 0 then content.lexemes else asked.lexemes end as lexemes
+    select -1::int8 as ord, array(
+        select unnest(tsvector_to_array(to_tsvector('english', ${earlier})))
+        except select unnest(lexemes) from framing order by 1) as lexemes
+    union all
+    select 0::int8,
+      case when cardinality(content.lexemes) > 0 then content.lexemes else asked.lexemes end
     from asked, content
     union all
     select ord, tsvector_to_array(to_tsvector('english', s))
-    from unnest(${sql.param(texts)}::text[]) with ordinality as t(s, ord)
-    order by ord`);
-  return { question: rows[0]?.lexemes ?? [], texts: rows.slice(1).map((row) => row.lexemes) };
+    from unnest(${sql.param(texts)}::text[]) with ordinality as t(s, ord)`);
+  const byOrd = new Map(rows.map((row) => [Number(row.ord), row.lexemes]));
+  return {
+    question: byOrd.get(0) ?? [],
+    followed: byOrd.get(-1) ?? [],
+    texts: texts.map((_, at) => byOrd.get(at + 1) ?? []),
+  };
 }
 
 /**
@@ -171,15 +179,13 @@ export function createLocalEngine(db: Db): AnswerEngine {
       if (spans.length === 0) return notFound(0);
       const names = [...new Set(spans.flatMap((span) => (span.speaker ? [span.speaker] : [])))];
       const titles = [...new Set(sources.map((source) => source.videoTitle))];
-      // One query stems the question whole (to tell whom it names), the speakers' names, the
-      // meetings' titles, every sentence, and the questions it follows with the framing words.
-      const stemmed = await stem(db, question, [
+      // One query stems the question whole (to tell whom it names), the questions it follows, the
+      // speakers' names, the meetings' titles and every sentence.
+      const stemmed = await stem(db, question, earlier.join(' '), [
         question,
         ...names,
         ...titles,
         ...spans.map((span) => span.text),
-        earlier.join(' '),
-        FRAMING_WORDS,
       ]);
       if (stemmed.question.length === 0) return notFound(0);
       const [asked = [], ...rest] = stemmed.texts;
@@ -199,12 +205,12 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // ship?") is about what was asked before: those words count, for less. One that names
       // something ("Why did it move?") is answered from where that is said, as retrieval found it.
       const light = new Set(answerKind(question)?.light);
-      const [followed = [], framing = []] = rest.slice(names.length + titles.length + spans.length);
       const followsOn = stemmed.question.every((lexeme) => light.has(lexeme));
       const weight = new Map([
-        ...(followsOn ? followed : [])
-          .filter((lexeme) => !framing.includes(lexeme))
-          .map((lexeme): [string, number] => [lexeme, FOLLOWED_WEIGHT * idf(lexeme)]),
+        ...(followsOn ? stemmed.followed : []).map((lexeme): [string, number] => [
+          lexeme,
+          FOLLOWED_WEIGHT * idf(lexeme),
+        ]),
         ...ownWeight,
       ]);
       // Confidence is how much of the question's own words the answer says.

@@ -56,11 +56,11 @@ export async function personSaid(
       select v.id as video_id, v.title, coalesce(v.recorded_at, v.created_at) as held_at, s.index,
         s.start_seconds as start, s.end_seconds as "end", s.text,
         dense_rank() over (order by coalesce(v.recorded_at, v.created_at) desc, v.id) as meeting,
-        row_number() over (partition by v.id order by array_length(regexp_split_to_array(s.text, '[[:space:]]+'), 1) desc, s.index)
-          as longest
+        row_number() over (partition by v.id order by said.words desc, s.index) as longest
       from transcript_segments s join videos v on v.id = s.video_id left join speakers sp on sp.id = s.speaker_id
+        cross join lateral (select array_length(regexp_split_to_array(s.text, '[[:space:]]+'), 1) as words) said
       where ${videoScopeConditions(scope)} and coalesce(sp.name, s.speaker_label) = ${speaker}
-        and array_length(regexp_split_to_array(s.text, '[[:space:]]+'), 1) >= ${MIN_WORDS}
+        and said.words >= ${MIN_WORDS}
     ) turns
     where meeting <= ${MEETINGS} and longest <= ${TURNS_PER_MEETING}
     order by held_at desc, video_id, index`);
