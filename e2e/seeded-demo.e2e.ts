@@ -98,7 +98,7 @@ describe('the seeded demo in Chromium', () => {
     const decided = text.indexOf(
       'On January 5, Maya Chen said: Decision: search v2 ships behind a feature flag on January 30',
     );
-    const moved = text.indexOf('On January 12, Maya Chen said Search v2 moves to February 13');
+    const moved = text.indexOf('On January 12, Maya Chen said search v2 moves to February 13');
     expect(decided).toBeGreaterThanOrEqual(0);
     expect(moved).toBeGreaterThan(decided);
     // The marker after the change opens the January 12 sync at the second it was said.

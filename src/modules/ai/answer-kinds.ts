@@ -41,8 +41,12 @@ const DURATION =
 /** A clock time as said aloud, which chrono does not read: "at ten fourteen", "at ten thirty-one". */
 const SPOKEN_TIME =
   /\bat (?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (?:o'clock|oh [a-z]+|ten|eleven|twelve|[a-z]+teen|(?:twenty|thirty|forty|fifty)(?:-[a-z]+)?)\b/i;
+/** What makes a time expression say when: a bare "Morning everyone" or "this evening" does not. */
+const DATED = ['year', 'month', 'day', 'weekday', 'hour'] as const;
 /** A day or a time said: "by February 11", "on January 30", "next week", "at ten fourteen". */
-const saysWhen = (text: string) => SPOKEN_TIME.test(text) || chrono.parse(text).length > 0;
+const saysWhen = (text: string) =>
+  SPOKEN_TIME.test(text) ||
+  chrono.parse(text).some((result) => DATED.some((component) => result.start.isCertain(component)));
 /** A question asked: "Open question: do we show the guided setup again…?" */
 const ASKS = /\?["')]?\s*$/;
 
@@ -140,6 +144,19 @@ const owning: Finder = (sentences, names) => {
 };
 
 /**
+ * Where a task is taken on, as extraction finds an action item in each source's own turns, from
+ * the sentence holding where it starts: "Actions: I build the queue worker by February 6."
+ */
+const acting: Finder = (sentences, names) => {
+  const holding = new Set<KindSentence>(
+    itemsIn(sentences).flatMap(({ item, holding }) =>
+      item.kind === 'action_item' ? holding.slice(0, 1) : [],
+    ),
+  );
+  return (sentence) => holding.has(sentence) && names(sentence);
+};
+
+/**
  * How each kind is answered, and where. A decision (taken, not reported), an owner, a day and an
  * open question name the matter — a word of the question besides the kind's own ("decide",
  * "owns", "due", "open question") — and answer from any meeting. A duration says nothing of the
@@ -149,13 +166,21 @@ const owning: Finder = (sentences, names) => {
  * "because" in a weekly sync explains whatever it follows.
  */
 type Naming = 'sentence' | 'sentence or title' | 'none';
-const ANSWERS: Record<AnswerKind['name'], { finds: Finder; naming: Naming }> = {
-  cause: { finds: causing, naming: 'sentence or title' },
-  duration: { finds: stating((text) => DURATION.test(text)), naming: 'none' },
-  decision: { finds: stating((text) => decisionCueIn(text) !== null), naming: 'sentence' },
-  owner: { finds: owning, naming: 'sentence' },
-  time: { finds: stating(saysWhen), naming: 'sentence' },
-  'open question': { finds: stating((text) => ASKS.test(text)), naming: 'sentence' },
+/**
+ * `exclusive`: the kind asks for facts (a day, an owner, a length of time, the questions asked),
+ * so a further source is quoted only where it states one too; a cause or a decision is told with
+ * what else was said about the matter.
+ */
+const ANSWERS: Record<AnswerKind['name'], { finds: Finder; naming: Naming; exclusive: boolean }> = {
+  cause: { finds: causing, naming: 'sentence or title', exclusive: false },
+  duration: { finds: stating((text) => DURATION.test(text)), naming: 'none', exclusive: true },
+  decision: { finds: stating((text) => decisionCueIn(text) !== null), naming: 'sentence', exclusive: false },
+  owner: { finds: owning, naming: 'sentence', exclusive: true },
+  time: { finds: stating(saysWhen), naming: 'sentence', exclusive: true },
+  'open question': { finds: stating((text) => ASKS.test(text)), naming: 'sentence', exclusive: true },
+  // The tasks of a meeting about the matter need not name it: "Actions: I build the queue worker"
+  // in the meeting on moving to a job queue.
+  action: { finds: acting, naming: 'sentence or title', exclusive: true },
 };
 
 /**
@@ -168,15 +193,15 @@ export function kindAnswers<S extends KindSentence>(
   words: string[],
   sentences: S[],
   titleWords: (sentence: S) => Set<string>,
-): { by: (sentence: S) => boolean; anyMeeting: boolean; about: Set<string> } | undefined {
+): { by: (sentence: S) => boolean; anyMeeting: boolean; exclusive: boolean; about: Set<string> } | undefined {
   const kind = answerKind(question);
   if (!kind) return undefined;
-  const { finds, naming } = ANSWERS[kind.name];
+  const { finds, naming, exclusive } = ANSWERS[kind.name];
   const about = words.filter((lexeme) => !kind.light.includes(lexeme));
   const says = (lexemes: Set<string>) => about.some((lexeme) => lexemes.has(lexeme));
   const names = (sentence: S) =>
     naming === 'none' ||
     says(sentence.lexemes) ||
     (naming === 'sentence or title' && says(titleWords(sentence)));
-  return { by: finds(sentences, names), anyMeeting: naming === 'sentence', about: new Set(about) };
+  return { by: finds(sentences, names), anyMeeting: naming === 'sentence', exclusive, about: new Set(about) };
 }

@@ -8,6 +8,12 @@ import type { Source } from './engine.ts';
 
 /** A sentence with fewer stemmed words than this is filler ("Yeah, okay, so.", "Um. But we'll skip that."). */
 const MIN_LEXEMES = 2;
+/**
+ * A chair turning to the next item ("Now the onboarding checklist.", "Last item, the budget."):
+ * it names the matter and says nothing of it, so what is said next leads.
+ */
+const ANNOUNCES_ITEM =
+  /^(?:(?:and |so |okay,? )?(?:now|next|finally)|(?:the )?(?:last|next|first|final) (?:item|point|topic)|moving on to|on to)\b[,:]?\s+(?!(?:\w+\s+){0,4}(?:is|are|was|were|be|do|does|did|has|have|had|will|would|can|could|should|must|may|might|need|needs|want|wants|think|we|i|you|they|it)\b)(?:\w+\s+){0,3}\w+[.!]?$/i;
 
 export type Sentence = {
   source: Source;
@@ -36,6 +42,7 @@ export function excerpt(
   {
     answersKind,
     kindRelevance,
+    kindOnly = false,
     startAt,
     budget,
     room,
@@ -43,6 +50,8 @@ export function excerpt(
     prefer,
   }: {
     answersKind?: (sentence: Sentence) => boolean;
+    /** Whether a source none of whose sentences answers the kind gives nothing. */
+    kindOnly?: boolean;
     /** Sentences that lead before others that answer as well or better (said by whom the question names). */
     prefer?: (sentence: Sentence) => boolean;
     /**
@@ -63,9 +72,15 @@ export function excerpt(
     : kindRelevance
       ? firstOfBest(centredFirst(useful.filter(answersKind)), kindRelevance)
       : useful.find(answersKind);
+  if (kindOnly && !kindAnswer && !startAt) return [];
   const best = kindAnswer ?? bestSentence(sentences, relevance, prefer);
   // What the person the question names asked is what they said: no reply leads before it.
-  const lead = startAt ?? (best && prefer?.(best) ? best : leadFrom(best, useful, replyLeads));
+  const chosen = startAt ?? (best && prefer?.(best) ? best : leadFrom(best, useful, replyLeads));
+  const next = chosen && useful[useful.indexOf(chosen) + 1];
+  const lead =
+    chosen && !startAt && ANNOUNCES_ITEM.test(chosen.text.trim()) && next?.turn === chosen.turn
+      ? next
+      : chosen;
   if (!lead || lead.words > room) return [];
   const taken = [lead];
   let words = lead.words;

@@ -45,7 +45,8 @@ export function listed<T>(all: T[], write: (item: T) => string, separator: strin
  * The label a task read out from a list opens with ("Fine. Actions then. I update…"), and the
  * "And" that joins it to the one before: the answer says "Action items".
  */
-const TASK_LABEL = /^(?:(?:fine|good|okay|ok|so)[.,]\s+)?(?:actions?(?:\s+then)?[.:]\s+)?(?:(?:and|so)\s+)?/i;
+const TASK_LABEL =
+  /^(?:(?:fine|good|okay|ok|so|agreed)[.,]\s+)?(?:actions?(?:\s+then)?[.:]\s+)?(?:(?:and|so)\s+)?/i;
 
 /** A task as its owner took it on, quoted as said, without the list's label. */
 export const taskQuote = (text: string) => `“${tidySpeech(text.replace(TASK_LABEL, ''))}”`;

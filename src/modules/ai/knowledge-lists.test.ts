@@ -155,6 +155,24 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
     expect(moon.answered).toBe(false);
   });
 
+  it('lists the action items or open questions about a matter: those that name it, or of a meeting whose title does', async () => {
+    const room = await ask(alice, { question: 'What are the action items for the room?' });
+    expect(room.answer).toMatch(
+      /^Action items about the room, latest meeting first: On .+, in “Sprint sync”: Bob Stone: “Bob books the room by Monday\.” \[1\]\.$/,
+    );
+    // "Sprint sync" names the sprint: its tasks are the sprint's, whatever they say.
+    const sprint = await ask(alice, { question: 'Next steps for the sprint?' });
+    expect(sprint.citations.map((citation) => citation.quote)).toEqual(['Bob books the room by Monday.']);
+    const vendor = await ask(alice, { question: 'What are the open questions about the vendor?' });
+    expect(vendor.answer).toMatch(/^Questions left open about the vendor, latest meeting first: /);
+    // Nothing stored names it: retrieval answers (and finds no transcript here), not an empty list.
+    const moon = await ask(alice, { question: 'What are the action items for the moon base?' });
+    expect(moon.answered).toBe(false);
+    // Another organization's tasks are not listed.
+    const ottos = await ask(otto, { question: 'What are the action items for the room?' });
+    expect(ottos.answered).toBe(false);
+  });
+
   it('says how many meetings it could not list yet: still being read, or not read', async () => {
     const { db } = ctx().database;
     const setRetro = (status: string) =>

@@ -18,7 +18,9 @@ import { tidySpeech } from './sentences.ts';
  * (list-questions.ts) is answered from stored knowledge: the items of the meetings in scope held
  * in the days it names, latest meeting first, in the order said within each, each cited at its
  * moment. With no days named and nothing stored, retrieval answers (the words may still be said);
- * with days named, an empty list is the answer, and says which days it looked at. A question for
+ * with days named, an empty list is the answer, and says which days it looked at. A list of
+ * action items or open questions about a matter ("next steps for the job queue") holds those that
+ * name it; none stored, retrieval answers. A question for
  * the status of a matter gets the decisions, action items and open questions that name it, latest
  * first: the latest state leads, and what it replaced follows. Either answer says how many of the
  * meetings it looked at are still being read, or could not be: their items are in no list.
@@ -75,9 +77,10 @@ function line(item: Item, day: (date: Date) => string, mixed: boolean, speakerBe
 }
 
 /**
- * The items of `kinds` in the scope's meetings held in `window` whose words say every content word
- * of `matter`, latest meeting first, up to LISTED_ITEMS (each row says how many there are in all);
- * questions only when no reply answered them.
+ * The items of `kinds` in the scope's meetings held in `window` whose words, or whose meeting's
+ * title, say every content word of `matter` (the tasks of "Moving transcripts to a job queue" need
+ * not say "job queue"), latest meeting first, up to LISTED_ITEMS (each row says how many there
+ * are in all); questions only when no reply answered them.
  */
 async function itemsOf(
   db: Db,
@@ -91,7 +94,12 @@ async function itemsOf(
     from knowledge_items i join videos v on v.id = i.video_id
     where i.kind = any(${sql.param(kinds)}::text[]) and ${videoScopeConditions(scope)} and ${heldIn(window)}
       and (i.kind <> 'question' or i.answered is not true)
-      ${matter === null ? sql`` : sql`and to_tsvector('english', i.text) @@ plainto_tsquery('english', ${matter})`}
+      ${
+        matter === null
+          ? sql``
+          : sql`and (to_tsvector('english', i.text) @@ plainto_tsquery('english', ${matter})
+              or to_tsvector('english', v.title) @@ plainto_tsquery('english', ${matter}))`
+      }
     order by "heldAt" desc, v.id, i.start
     limit ${LISTED_ITEMS}`);
   return rows.map((row) => ({ ...row, heldAt: new Date(row.heldAt) }));
@@ -169,11 +177,12 @@ export async function knowledgeList(
 ): Promise<EngineAnswer | null> {
   const asked = knowledgeListQuestion(question, now);
   if (!asked) return null;
-  const { kind, window } = asked;
-  const items = await itemsOf(db, scope, { kinds: [kind], window, matter: null });
+  const { kind, window, matter } = asked;
+  const items = await itemsOf(db, scope, { kinds: [kind], window, matter });
   const names = NAMES[kind];
   if (items.length === 0) {
-    if (!window) return null;
+    // Nothing stored names the matter: it may still be said, in words retrieval finds.
+    if (!window || matter) return null;
     const meetings = await meetingsHeld(db, scope, window);
     const read = meetings.held - meetings.pending - meetings.failed;
     const answer =
@@ -190,7 +199,8 @@ export async function knowledgeList(
     };
   }
   const held = window ? ` in the meetings held ${daysSaid(window)}` : '';
-  const listed = written(`${names.plural}${held}, latest meeting first:`, items, false);
+  const about = matter ? ` about ${matter}` : '';
+  const listed = written(`${names.plural}${about}${held}, latest meeting first:`, items, false);
   const note = unreadNote(await meetingsHeld(db, scope, window), names.plural.toLowerCase());
   return { ...listed, answer: listed.answer + note };
 }

@@ -16,7 +16,15 @@ describe('questions that ask for a list of decisions, open questions or action i
     ['What are the action items?', 'action_item'],
     ['Any next steps from our meetings?', 'action_item'],
   ])('reads %s', (question, kind) => {
-    expect(knowledgeListQuestion(question, NOW)).toEqual({ kind, window: null });
+    expect(knowledgeListQuestion(question, NOW)).toEqual({ kind, window: null, matter: null });
+  });
+
+  it.each([
+    ['What are the action items for the job queue?', 'action_item', 'the job queue'],
+    ['Any next steps on SAML?', 'action_item', 'SAML'],
+    ['What are the open questions about staging?', 'question', 'staging'],
+  ])('reads %s as a list about a matter', (question, kind, matter) => {
+    expect(knowledgeListQuestion(question, NOW)).toEqual({ kind, window: null, matter });
   });
 
   it.each([
@@ -27,6 +35,9 @@ describe('questions that ask for a list of decisions, open questions or action i
     'What are my action items?',
     'How did the design review go?',
     'What questions did Marketing ask about the battery?',
+    // Decisions about a matter are told with what changed them (retrieval), and a "task" may be one.
+    'Which decisions were made about pricing?',
+    'What did the group discuss about pricing and individual task assignment?',
   ])('leaves %s to what answers a matter or a meeting', (question) => {
     expect(knowledgeListQuestion(question, NOW)).toBeNull();
   });

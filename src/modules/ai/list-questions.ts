@@ -18,7 +18,8 @@ export type ListedKind = 'decision' | 'question' | 'action_item';
  */
 export type HeldWindow = { from: Date; to: Date; said: string; text: string; relative: boolean };
 
-export type KnowledgeListQuestion = { kind: ListedKind; window: HeldWindow | null };
+/** `matter`: what the items must name ("action items for the job queue"), as said; null for all. */
+export type KnowledgeListQuestion = { kind: ListedKind; window: HeldWindow | null; matter: string | null };
 
 const KINDS: Array<[RegExp, ListedKind]> = [
   [
@@ -116,15 +117,27 @@ const ASKS_STATUS =
 
 export const statusMatter = (question: string) => question.match(ASKS_STATUS)?.[1] ?? null;
 
-/** The list the question asks for, or null when it asks about something in particular. */
+/**
+ * The matter a list of action items or open questions is asked about, at the end of the question:
+ * "…for the job queue", "…about staging". Decisions about a matter are retrieval's to answer: it
+ * tells a decision with what later meetings changed (answer-timeline.ts).
+ */
+const ABOUT_MATTER = /\s(?:for|about|on|regarding|concerning|around)\s+([^?.!]+?)[\s?.!]*$/i;
+
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/['’]s\b/g, '')
+    .match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+
+/** The list the question asks for, or null when it asks about something else. */
 export function knowledgeListQuestion(question: string, now: Date): KnowledgeListQuestion | null {
   const kind = KINDS.find(([pattern]) => pattern.test(question))?.[1];
   if (!kind) return null;
   const window = heldWindow(question, now);
-  const rest = (window ? question.replace(window.text, ' ') : question)
-    .toLowerCase()
-    .replace(/['’]s\b/g, '')
-    .match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu);
-  if (rest?.some((word) => !LIST_WORDS.has(word))) return null;
-  return { kind, window };
+  const asked = window ? question.replace(window.text, ' ') : question;
+  if (wordsOf(asked).every((word) => LIST_WORDS.has(word))) return { kind, window, matter: null };
+  const about = kind === 'decision' ? null : asked.match(ABOUT_MATTER);
+  if (!about?.[1] || !wordsOf(asked.slice(0, about.index)).every((word) => LIST_WORDS.has(word))) return null;
+  return { kind, window, matter: about[1].trim() };
 }

@@ -227,13 +227,13 @@ describe('local answer engine', () => {
     // Lena's issue is raised first, and Maya's comparison last, but only the cost speaks of the reindex.
     const moved = await engine().answer({ question, sources: [decided, raised] });
     expect(moved.answer).toMatch(
-      /^Daniel said they load tested the reindex and the cost was higher than they estimated\. \[1\] Maya said Search v2 moves to February 13/,
+      /^Daniel said they load tested the reindex and the cost was higher than they estimated\. \[1\] Maya said search v2 moves to February 13/,
     );
     expect(moved.citations[0]).toMatchObject({ speaker: 'Daniel', start: 50 });
     // A problem that says nothing of what was decided explains nothing: the decision leads.
     const unrelated = { ...raised, turns: raised.turns.slice(0, 2) };
     const unexplained = await engine().answer({ question, sources: [decided, unrelated] });
-    expect(unexplained.answer).toMatch(/^Maya said Search v2 moves to February 13/);
+    expect(unexplained.answer).toMatch(/^Maya said search v2 moves to February 13/);
     // Said after the decision, a problem is not its cause.
     const after = {
       ...raised,
@@ -245,7 +245,7 @@ describe('local answer engine', () => {
       })),
     };
     const later = await engine().answer({ question, sources: [decided, after] });
-    expect(later.answer).toMatch(/^Maya said Search v2 moves to February 13/);
+    expect(later.answer).toMatch(/^Maya said search v2 moves to February 13/);
   });
 
   it('tells meetings of different days apart: dated, the lead first, then oldest first, a later change always quoted', async () => {
@@ -303,7 +303,8 @@ describe('local answer engine', () => {
         second,
       ),
     ];
-    const result = await engine().answer({ question: 'When does the mobile app launch?', sources });
+    const question = 'What did we decide about the mobile app launch?';
+    const result = await engine().answer({ question, sources });
     // Sources 2 to 4 would fill the answer; the one that moves the date is quoted all the same,
     // from its sentence on the question, dated, after what it changes.
     expect(result.answer).toMatch(
@@ -321,7 +322,7 @@ describe('local answer engine', () => {
 
     // The same sources said on one day: no dates, the lead's meeting first, and no room for the change.
     const sameDay = await engine().answer({
-      question: 'When does the mobile app launch?',
+      question,
       sources: sources.map((source) => ({ ...source, recordedAt: new Date('2026-01-05T09:00:00Z') })),
     });
     expect(sameDay.answer).toMatch(
@@ -329,6 +330,53 @@ describe('local answer engine', () => {
     );
     expect(sameDay.answer).toMatch(/ See also \[4\], \[5\]\.$/);
     expect(sameDay.answer).not.toMatch(/January/);
+  });
+
+  it('answers a question for a fact ("when", "who owns") from the sources that state one, citing the rest', async () => {
+    const sources = [
+      sourceOf(1, 10, 10, [
+        { speaker: 'Maya', text: 'So, decision: the beta opens on March 3 for every workspace.' },
+      ]),
+      sourceOf(2, 20, 20, [
+        { speaker: 'Lena', text: 'Any feedback about the beta goes to the support channel.' },
+      ]),
+      sourceOf(3, 30, 30, [{ speaker: 'Tom', text: 'The beta invitations go out on February 24.' }]),
+      // A part of the day alone says no day.
+      sourceOf(4, 40, 40, [{ speaker: 'Tom', text: 'Morning everyone, the beta team is here.' }]),
+    ];
+    const when = await engine().answer({ question: 'When does the beta open?', sources });
+    expect(when.answer).toBe(
+      'Maya said: Decision: the beta opens on March 3 for every workspace. [1] Tom said the beta invitations go out on February 24. [3] See also [2], [4].',
+    );
+    expect(when.citations.map((citation) => citation.source)).toEqual([1, 3, 2, 4]);
+    // A question with no fact to state is told with everything said of the matter.
+    const about = await engine().answer({ question: 'What did we say about the beta?', sources });
+    expect(about.answer).toMatch(/Lena said any feedback about the beta goes to the support channel\. \[2\]/);
+  });
+
+  it('reads a day the question names as that day: a sentence sharing only its month is not about it', async () => {
+    const sources = [
+      sourceOf(1, 10, 10, [{ speaker: 'Tom', text: 'On January 14 the release locked the segments table.' }]),
+      sourceOf(2, 20, 20, [{ speaker: 'Maya', text: 'The help article is due January 23.' }]),
+    ];
+    const result = await engine().answer({ question: 'What broke on January 14?', sources });
+    expect(result.answer).toBe(
+      'Tom said on January 14 the release locked the segments table. [1] See also [2].',
+    );
+  });
+
+  it('quotes what is said after a chair turns to an item, not the item named alone', async () => {
+    const sources = [
+      sourceOf(1, 10, 10, [
+        {
+          speaker: 'Maya',
+          text: 'Now the onboarding checklist. Support says new admins skip half of the setup.',
+        },
+      ]),
+    ];
+    const result = await engine().answer({ question: 'What about the onboarding checklist?', sources });
+    expect(result.answer).toBe('Maya said Support says new admins skip half of the setup. [1]');
+    expect(result.citations[0]?.quote).toBe('Support says new admins skip half of the setup.');
   });
 
   it('answers "who owns" with the task taken on that names the matter most, from where the turn names it', async () => {

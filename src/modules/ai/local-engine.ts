@@ -11,6 +11,7 @@ import {
   type Source,
 } from './engine.ts';
 import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } from './excerpts.ts';
+import { namedDays } from './named-days.ts';
 import { introduced, reportedSpeech, reportingVerb } from './reported-speech.ts';
 import { ended, splitSentences, tidySpeech } from './sentences.ts';
 
@@ -28,6 +29,8 @@ import { ended, splitSentences, tidySpeech } from './sentences.ts';
 const FOLLOWED_WEIGHT = 0.5;
 /** Words the best source may give, from its answering sentence on. */
 const LEAD_WORDS = 40;
+/** A word written in lower case. */
+const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}+(?!\p{L})/gu;
 /** Words each further source may give. */
 const OTHER_WORDS = 12;
 /** Words an answer may have in all (but for a first sentence longer than that). */
@@ -109,7 +112,7 @@ const notFound = (confidence: number): EngineAnswer => ({
 function written(
   taken: Sentence[],
   speakerBefore: string | null,
-  verb: (speaker: string) => string,
+  voice: { verb: (speaker: string) => string; lowerCase: (word: string) => boolean },
   day?: string,
 ) {
   const text = taken
@@ -119,7 +122,7 @@ function written(
       const said = reportedSpeech(ended(sentence.said), sentence.speaker);
       const part =
         speakerChanges && sentence.speaker
-          ? introduced(sentence.speaker, verb(sentence.speaker), said)
+          ? introduced(sentence.speaker, voice.verb(sentence.speaker), said, voice.lowerCase)
           : said;
       if (at > 0 || !day) return part;
       return sentence.speaker ? `On ${day}, ${part}` : `On ${day}: ${part}`;
@@ -215,10 +218,15 @@ export function createLocalEngine(db: Db): AnswerEngine {
       ]);
       // Confidence is how much of the question's own words the answer says.
       const total = [...ownWeight.values()].reduce((sum, value) => sum + value, 0);
+      const days = namedDays(question, stemmed.question);
       /** The weight of the question's words (of `only`, when given) a sentence says. */
       const relevance = (sentence: Sentence, only?: Set<string>) =>
         [...sentence.lexemes].reduce(
-          (sum, lexeme) => sum + (!only || only.has(lexeme) ? (weight.get(lexeme) ?? 0) : 0),
+          (sum, lexeme) =>
+            sum +
+            ((!only || only.has(lexeme)) && (days.get(lexeme)?.(sentence.text) ?? true)
+              ? (weight.get(lexeme) ?? 0)
+              : 0),
           0,
         );
       const answersKind = kindAnswers(
@@ -238,8 +246,11 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // A source that answers the question's kind leads (see kindAnswers): the best one; where the
       // answer names the matter, the one whose answering sentence says most of it ("Daniel
       // prepares the night batch job" before "I want a dashboard for job age").
+      // A kind answered only in the best source's meeting (a duration, a cause) is not looked for elsewhere.
+      const kindAnswerable = (source: Source) =>
+        answersKind !== undefined && (answersKind.anyMeeting || source.videoId === sources[0]?.videoId);
       const kindScore = (source: Source) => {
-        if (!answersKind || (!answersKind.anyMeeting && source.videoId !== sources[0]?.videoId)) return -1;
+        if (!answersKind || !kindAnswerable(source)) return -1;
         const said = own(source)
           .filter(answersKind.by)
           .map((sentence) => relevance(sentence, answersKind.about));
@@ -262,13 +273,19 @@ export function createLocalEngine(db: Db): AnswerEngine {
         ? [answering, ...sources.filter((source) => source !== answering)]
         : [...sources.filter(namedSaid), ...sources.filter((source) => !namedSaid(source))];
       /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
+      // Once a source answers a question asking for one fact, the others are quoted only where
+      // they answer it too: "When does search v2 ship?" wants days, not "Happy to start with
+      // search"; the rest are cited after "See also".
+      const kindOnly = answering !== undefined && answersKind?.exclusive === true;
       const compose = (ordered: Source[], startAt = new Map<Source, Sentence>()) => {
         const parts: Sentence[][] = [];
         let words = 0;
         for (const source of ordered) {
           const leading = parts.length === 0;
+          if (!leading && kindOnly && !kindAnswerable(source) && !startAt.has(source)) continue;
           const taken = excerpt(own(source), relevance, {
-            answersKind: leading ? answersKind?.by : undefined,
+            answersKind: leading || kindOnly ? answersKind?.by : undefined,
+            kindOnly: !leading && kindOnly,
             kindRelevance: answersKind?.anyMeeting
               ? (sentence) => relevance(sentence, answersKind.about)
               : undefined,
@@ -294,6 +311,11 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // "What did Tom propose…": Tom proposed, the others quoted said what they said.
       const questionVerb = reportingVerb(question);
       const verb = (speaker: string) => (named.size === 0 || named.has(speaker) ? questionVerb : 'said');
+      // A word the sources write in lower case somewhere is no name: it is not capitalised after "said".
+      const lowerCaseWords = new Set(
+        sentences.flatMap((sentence) => sentence.text.match(LOWER_CASE_WORD) ?? []),
+      );
+      const voice = { verb, lowerCase: (word: string) => lowerCaseWords.has(word) };
 
       const said = new Set(parts.flat().flatMap((sentence) => [...sentence.lexemes]));
       const covered = [...ownWeight].reduce(
@@ -323,8 +345,9 @@ export function createLocalEngine(db: Db): AnswerEngine {
         further.length > 0
           ? ` See also ${further.map((citation) => `[${citation.source}]`).join(', ')}.`
           : '';
-      // Meetings held on different days: each part that opens another meeting says when it was held.
-      const meetingDates = parts.map(meetingOf);
+      // Sources from meetings held on different days: each part that opens a meeting says when it
+      // was held, even when the others are only cited after "See also".
+      const meetingDates = ordered.map((source) => source.recordedAt);
       const day = spansDays(meetingDates) ? dayWriter(meetingDates) : undefined;
       const opensMeeting = (at: number) =>
         parts[at]?.[0]?.source.videoId !== parts[at - 1]?.[0]?.source.videoId;
@@ -345,7 +368,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
                 written(
                   taken,
                   parts[at - 1]?.at(-1)?.speaker ?? null,
-                  verb,
+                  voice,
                   day && opensMeeting(at) ? day(meetingOf(taken)) : undefined,
                 ) + (taken === leadPart ? changed : ''),
             )

@@ -41,6 +41,10 @@ describe('reported speech', () => {
       'Good. So, decision: it ships once the reindex has run.',
       'Good. So, decision: it ships once the reindex has run.',
     ],
+    [
+      'Agreed. Actions: I build the queue worker by February 6.',
+      'Agreed. Actions: they build the queue worker by February 6.',
+    ],
   ])('%s', (said, reported) => {
     expect(reportedSpeech(said)).toBe(reported);
   });
@@ -106,7 +110,30 @@ describe('introduced', () => {
     // A question is asked, and only a question.
     ['Marketing', 'said', 'Was the case too dear?', 'Marketing asked: Was the case too dear?'],
     ['Marketing', 'said', 'It was dear. Or was it?', 'Marketing said it was dear. Or was it?'],
+    // An assent the rest answers with stays: "by January 19" alone does not say who agreed.
+    [
+      'Aisha Mensah',
+      'said',
+      'Agreed. Actions: they build the queue worker by February 6.',
+      'Aisha Mensah said: Actions: they build the queue worker by February 6.',
+    ],
+    ['Aisha Mensah', 'said', 'Yes, by January 19.', 'Aisha Mensah said yes, by January 19.'],
+    ['Aisha Mensah', 'said', 'Sure. By January 19.', 'Aisha Mensah said sure, by January 19.'],
+    ['Aisha Mensah', 'said', 'Sure. I will do it.', 'Aisha Mensah said I will do it.'],
   ])('%s %s: %s', (speaker, verb, sentence, reported) => {
     expect(introduced(speaker, verb, sentence)).toBe(reported);
+  });
+
+  it('writes a first word in lower case when the sources write it so elsewhere, keeping names', () => {
+    const lowerCase = (word: string) => ['search', 'feedback'].includes(word);
+    expect(introduced('Maya Chen', 'said', 'Search v2 moves to February 13.', lowerCase)).toBe(
+      'Maya Chen said search v2 moves to February 13.',
+    );
+    expect(introduced('Maya Chen', 'said', 'Northwind renews in March.', lowerCase)).toBe(
+      'Maya Chen said Northwind renews in March.',
+    );
+    expect(introduced('Maya Chen', 'said', 'Search v2 moves to February 13.')).toBe(
+      'Maya Chen said Search v2 moves to February 13.',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { OPENER_WORDS } from './sentences.ts';
+import { OPENER_WORDS, withoutOpeners } from './sentences.ts';
 
 /**
  * What was said, written as a person writing up a meeting reports it: "I think we'll keep the
@@ -188,7 +188,7 @@ const AFTER_I_NOW: Record<string, string> = { am: 'are', was: 'were', "wasn't": 
  * stated, in its tense — moved back it would read as done ("the batch did not start").
  */
 const LABEL_OPENING =
-  /^\W*(?:(?:so|and|okay|ok|well|then|now|right|good|fine|great|sure|fair)\b[,.!\s]*)*\p{L}[^.?!:]{0,40}:\s/iu;
+  /^\W*(?:(?:so|and|okay|ok|well|then|now|right|good|fine|great|sure|fair|agreed)\b[,.!\s]*)*\p{L}[^.?!:]{0,40}:\s/iu;
 
 /**
  * A sentence's words moved to the third person and one tense back (but after a label: see
@@ -245,7 +245,7 @@ export const reportingVerb = (question: string): string =>
  * tidySpeech drops, and those it keeps because they can carry a sentence ("So…", "Good.").
  */
 const TURN_OPENERS = new RegExp(
-  `^(?:(?:(?:${OPENER_WORDS}|so|and so|and|um|uh|mm+|hmm+|now)\\b[,.?!]?|(?:good|fine|great|sure)[,.!])\\s+)+`,
+  `^(?:(?:(?:${OPENER_WORDS}|so|and so|and|um|uh|mm+|hmm+|now)\\b[,.?!]?|(?:good|fine|great|sure|agreed)[,.!])\\s+)+`,
   'i',
 );
 /** A sentence that opens with its own label ("Root cause, then: …", "Decision: …"): reported after a colon. */
@@ -260,21 +260,30 @@ const OWN_VERB = /^they (?:thought|guessed|felt|believed),?\s+/i;
  * first word keeps its capital: it may be a name ("Maya said Northwind renews…").
  */
 const COMMON_OPENING =
-  /^(?:they|them|their|it|its|that|this|these|those|there|here|the|a|an|you|your|he|she|his|her|what|which|who|how|why|where|when|but|because|if|so|or|in|on|for|at|to|with|of|from|by|as|not|no|yes|just|maybe|perhaps|also|all|some|one|any|every|each|more|most|then|actually|basically|probably|really|obviously|was|were|would|could|should|might|had|did|only|even|still|anyway|otherwise|first|after|before|about|again|another|both|either|neither)\b/;
+  /^(?:they|them|their|it|its|that|this|these|those|there|here|the|a|an|you|your|he|she|his|her|what|which|who|how|why|where|when|but|because|if|so|or|in|on|for|at|to|with|of|from|by|as|not|no|yes|yeah|yep|sure|okay|ok|just|maybe|perhaps|also|all|some|one|any|every|each|more|most|then|actually|basically|probably|really|obviously|was|were|would|could|should|might|had|did|only|even|still|anyway|otherwise|first|after|before|about|again|another|both|either|neither)\b/;
 
 /**
  * A reported sentence introduced by who said it: "Marketing thought the case was too dear.",
- * a question as "Marketing asked: Was the case too dear?".
+ * a question as "Marketing asked: Was the case too dear?". `lowerCase` tells a first word that is
+ * written in lower case elsewhere (so not a name): "Lena said feedback goes to support".
  */
-export function introduced(speaker: string, verb: string, sentence: string): string {
-  const body = sentence.replace(TURN_OPENERS, '') || sentence;
+export function introduced(
+  speaker: string,
+  verb: string,
+  sentence: string,
+  lowerCase: (word: string) => boolean = () => false,
+): string {
+  const body = withoutOpeners(sentence, TURN_OPENERS) || sentence;
   const capitalised = body.charAt(0).toUpperCase() + body.slice(1);
   if (/^[^.?!]*\?["')]?$/.test(body)) return `${speaker} asked: ${capitalised}`;
   if (LABELLED.test(capitalised)) return `${speaker} ${verb}: ${capitalised}`;
   const own = body.match(OWN_VERB);
   const rest = own ? body.slice(own[0].length) : body;
-  const opening = COMMON_OPENING.test(rest.toLowerCase())
-    ? rest.charAt(0).toLowerCase() + rest.slice(1)
-    : rest;
+  const first = rest.match(/^\p{L}+/u)?.[0] ?? '';
+  // A lone letter ("D.", "B") is a name or an abbreviation whatever else is written.
+  const opening =
+    COMMON_OPENING.test(rest.toLowerCase()) || (first.length > 1 && lowerCase(first.toLowerCase()))
+      ? rest.charAt(0).toLowerCase() + rest.slice(1)
+      : rest;
   return `${speaker} ${own ? 'thought' : verb} ${opening}`;
 }

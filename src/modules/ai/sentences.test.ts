@@ -49,6 +49,15 @@ describe('splitSentences', () => {
 });
 
 describe('tidySpeech', () => {
+  it('keeps an assent the rest of the sentence answers with ("Yes, by January 19."), and drops it elsewhere', () => {
+    expect(tidySpeech('Yes, by January 19.')).toBe('Yes, by January 19.');
+    expect(tidySpeech('Okay, on Friday.')).toBe('Okay, on Friday.');
+    expect(tidySpeech('Yeah, okay, I will do it by Friday.')).toBe('I will do it by Friday.');
+    expect(tidySpeech('Yes, next week.')).toBe('Yes, next week.');
+    expect(tidySpeech('Well, in the kitchen.')).toBe('In the kitchen.');
+    expect(tidySpeech('Okay, this is going to be an evaluation.')).toBe('This is going to be an evaluation.');
+  });
+
   it('writes what was said without hesitations, openers and restarts, keeping every other word', () => {
     expect(tidySpeech('Uh, the the whole framework, um, that we we we use.')).toBe(
       'The whole framework that we use.',

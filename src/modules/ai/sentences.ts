@@ -76,6 +76,24 @@ const FILLERS = /(?:^|,?\s)(?:you know|i mean)\s*,(?=\s)/gi;
 /** Assent and openers that start a turn rather than say anything ("Yeah, …", "Okay. …"). */
 export const OPENER_WORDS = 'yeah|yes|yep|okay|ok|oh|well|right|alright|mm|hmm';
 const OPENERS = new RegExp(`^(?:(?:${OPENER_WORDS})[,.!]?\\s+)+`, 'i');
+/** What follows an assent when the assent is the answer: "Yes, by January 19." says yes to a day. */
+const ANSWERED_BY =
+  /^(?:by|before|until|tomorrow|today|tonight|(?:on|next|this|in) (?:the \d|\d|week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|two|three|a (?:week|month)))\b/i;
+const ASSENTS = /\b(?:yes|yeah|yep|sure|okay|ok)\b/gi;
+
+/**
+ * `text` without the openers `openers` finds, but for an assent the rest answers with: "Yes, by
+ * January 19." keeps "Yes," where "by January 19" alone would say nothing of who agreed.
+ */
+export function withoutOpeners(text: string, openers: RegExp): string {
+  const opening = text.match(openers)?.[0];
+  if (!opening) return text;
+  const rest = text.slice(opening.length);
+  const assent = opening.match(ASSENTS)?.at(-1);
+  return assent && ANSWERED_BY.test(rest)
+    ? `${assent}, ${rest.charAt(0).toLowerCase()}${rest.slice(1)}`
+    : rest;
+}
 /** A word or two said again at once ("I I think", "the the", "we we we"): a speaker restarting. */
 const RESTARTS = /\b((?:[\w']+\s+)?[\w']+)(?:\s+\1\b)+/gi;
 /** A lone letter before the next word ("they were edited s at one place"): a word cut off. */
@@ -98,9 +116,8 @@ function withoutRestarts(text: string) {
  * the transcript verbatim.
  */
 export function tidySpeech(text: string): string {
-  const tidied = withoutRestarts(` ${text}`.replace(HESITATIONS, '').replace(FILLERS, ' '))
-    .trim()
-    .replace(OPENERS, '')
+  const spoken = withoutRestarts(` ${text}`.replace(HESITATIONS, '').replace(FILLERS, ' ')).trim();
+  const tidied = withoutOpeners(spoken, OPENERS)
     .replace(CUT_OFF, '$1')
     .replace(/\s+(n't|'(?:s|re|ve|ll|d|m)\b)/gi, '$1')
     .replace(/\s+([,.?!;:])/g, '$1')

@@ -19,7 +19,7 @@ export const FRAMING_WEIGHT = 0.2;
  * What a question's kind asks for, beyond its words: where a "why" is answered a cause is given,
  * where a "how long" is answered a duration, where "what did we decide" a decision is stated,
  * where "who owns…" someone takes a task on, where "when…" a day or a time is said, where "what
- * are the open questions…" a question is asked.
+ * are the open questions…" a question is asked, where "what are the next steps…" a task is taken on.
  * `cues` are stemmed words retrieval adds (they count only where the question's own words are
  * said: stretches.ts); `light` are the question's words that only say its kind ("long" in "how
  * long"; "decide", which is not "decision" to the stemmer). How a sentence answers each kind is
@@ -27,7 +27,7 @@ export const FRAMING_WEIGHT = 0.2;
  * english configuration.)
  */
 export type AnswerKind = {
-  name: 'cause' | 'duration' | 'decision' | 'owner' | 'time' | 'open question';
+  name: 'cause' | 'duration' | 'decision' | 'owner' | 'time' | 'open question' | 'action';
   asks: RegExp;
   cues: string[];
   light: string[];
@@ -37,8 +37,9 @@ const DECISION_STEMS = ['decid', 'decis', 'agre', 'settl'];
 const ANSWER_KINDS: AnswerKind[] = [
   {
     name: 'cause',
-    // "Why…", and "What was the root cause of…", "What caused…", "the reasons for…".
-    asks: /^\W*why\b|\b(?:what|which) (?:was|were|is|are) the (?:main |real )?(?:root )?(?:causes?|reasons?)\b|\bwhat caused\b|\bfor what reason\b|\bhow come\b/i,
+    // "Why…", and "What was the root cause of…", "What caused…", "the reasons for…", "How did the
+    // outage start?".
+    asks: /^\W*why\b|\b(?:what|which) (?:was|were|is|are) the (?:main |real )?(?:root )?(?:causes?|reasons?)\b|\bwhat caused\b|\bfor what reason\b|\bhow come\b|^\W*how did\b[^?]*\b(?:start|begin|happen)\b/i,
     cues: ['caus', 'reason', 'root', 'due'],
     light: [],
   },
@@ -78,6 +79,14 @@ const ANSWER_KINDS: AnswerKind[] = [
     asks: /\b(?:open|unanswered|unresolved|outstanding) questions?\b/i,
     cues: [],
     light: ['open', 'question', 'unansw', 'unresolv', 'outstand'],
+  },
+  {
+    // "What are the next steps for the job queue?", "Action items about the checklist?"; not
+    // "individual task assignment", which is a matter.
+    name: 'action',
+    asks: /\b(?:action items?|next steps?|to-?dos?|follow[- ]ups?)\b|\bwhat (?:are|were) the (?:open |remaining )?tasks\b/i,
+    cues: [],
+    light: ['action', 'item', 'next', 'step', 'todo', 'to-do', 'follow', 'follow-up', 'task'],
   },
 ];
 const CUE_WEIGHT = 1;
