@@ -1,4 +1,5 @@
 import { subjectOf } from '../knowledge/nlp/text.ts';
+import { MONTHS } from './named-days.ts';
 import { subjectWords } from './word-sets.ts';
 
 /**
@@ -72,20 +73,6 @@ const NOT_NEGATIONS =
 const NEGATIONS =
   /\b(?:not|never|no|cannot|cancel(?:s|led|ed|ling|ing|lation)?|drop(?:s|ped|ping)?|scrap(?:s|ped|ping)?|abandon(?:s|ed|ing)?)\b|n['’]t\b/gi;
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const NUMBER_WORDS: Record<string, number> = {
   two: 2,

@@ -29,12 +29,12 @@ import { ended, splitSentences, tidySpeech } from './sentences.ts';
 const FOLLOWED_WEIGHT = 0.5;
 /** Words the best source may give, from its answering sentence on. */
 const LEAD_WORDS = 40;
-/** A word written in lower case. */
-const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}+(?!\p{L})/gu;
 /** Words each further source may give. */
 const OTHER_WORDS = 12;
 /** Words an answer may have in all (but for a first sentence longer than that). */
 const ANSWER_WORDS = 100;
+/** A word written in lower case. */
+const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}+(?!\p{L})/gu;
 /**
  * The question's and every sentence's stemmed words (english: stop words dropped, "decided" →
  * decid), in one query: PostgreSQL's text search is the language knowledge the engine has.
@@ -243,12 +243,12 @@ export function createLocalEngine(db: Db): AnswerEngine {
         !asksForQuestions && (relevance(reply) > 0 || (reply.speaker !== null && named.has(reply.speaker)));
 
       const own = (source: Source) => sentences.filter((sentence) => sentence.source === source);
-      // A source that answers the question's kind leads (see kindAnswers): the best one; where the
-      // answer names the matter, the one whose answering sentence says most of it ("Daniel
-      // prepares the night batch job" before "I want a dashboard for job age").
       // A kind answered only in the best source's meeting (a duration, a cause) is not looked for elsewhere.
       const kindAnswerable = (source: Source) =>
         answersKind !== undefined && (answersKind.anyMeeting || source.videoId === sources[0]?.videoId);
+      // A source that answers the question's kind leads (see kindAnswers): the best one; where the
+      // answer names the matter, the one whose answering sentence says most of it ("Daniel
+      // prepares the night batch job" before "I want a dashboard for job age").
       const kindScore = (source: Source) => {
         if (!answersKind || !kindAnswerable(source)) return -1;
         const said = own(source)
@@ -272,11 +272,11 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const leadingFirst = answering
         ? [answering, ...sources.filter((source) => source !== answering)]
         : [...sources.filter(namedSaid), ...sources.filter((source) => !namedSaid(source))];
-      /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
       // Once a source answers a question asking for one fact, the others are quoted only where
       // they answer it too: "When does search v2 ship?" wants days, not "Happy to start with
       // search"; the rest are cited after "See also".
       const kindOnly = answering !== undefined && answersKind?.exclusive === true;
+      /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
       const compose = (ordered: Source[], startAt = new Map<Source, Sentence>()) => {
         const parts: Sentence[][] = [];
         let words = 0;

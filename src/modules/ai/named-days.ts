@@ -2,7 +2,8 @@
  * A question that names a day ("What happened on January 14?") is about that day: a sentence that
  * says "due January 23" shares its month and nothing else. Months as written in English.
  */
-const MONTHS = [
+/** The months as written in English, January first. */
+export const MONTHS = [
   'january',
   'february',
   'march',

@@ -1,3 +1,5 @@
+import { MONTHS } from './named-days.ts';
+
 /** A transcript segment as the answer engine reads it. */
 export type SegmentText = { start: number; end: number; text: string };
 
@@ -77,8 +79,10 @@ const FILLERS = /(?:^|,?\s)(?:you know|i mean)\s*,(?=\s)/gi;
 export const OPENER_WORDS = 'yeah|yes|yep|okay|ok|oh|well|right|alright|mm|hmm';
 const OPENERS = new RegExp(`^(?:(?:${OPENER_WORDS})[,.!]?\\s+)+`, 'i');
 /** What follows an assent when the assent is the answer: "Yes, by January 19." says yes to a day. */
-const ANSWERED_BY =
-  /^(?:by|before|until|tomorrow|today|tonight|(?:on|next|this|in) (?:the \d|\d|week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|two|three|a (?:week|month)))\b/i;
+const ANSWERED_BY = new RegExp(
+  `^(?:by|before|until|tomorrow|today|tonight|(?:on|next|this|in) (?:the \\d|\\d|week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTHS.join('|')}|two|three|a (?:week|month)))\\b`,
+  'i',
+);
 const ASSENTS = /\b(?:yes|yeah|yep|sure|okay|ok)\b/gi;
 
 /**
