@@ -45,6 +45,9 @@ describe('reported speech', () => {
       'Agreed. Actions: I build the queue worker by February 6.',
       'Agreed. Actions: they build the queue worker by February 6.',
     ],
+    // A label said as a sentence of its own is written as a label.
+    ['Actions. I write up the findings by Friday.', 'Actions: they write up the findings by Friday.'],
+    ['Fine. Actions then. I update the roadmap.', 'Actions: they update the roadmap.'],
   ])('%s', (said, reported) => {
     expect(reportedSpeech(said)).toBe(reported);
   });

@@ -191,10 +191,21 @@ const LABEL_OPENING =
   /^\W*(?:(?:so|and|okay|ok|well|then|now|right|good|fine|great|sure|fair|agreed)\b[,.!\s]*)*\p{L}[^.?!:]{0,40}:\s/iu;
 
 /**
+ * A label said as a sentence of its own ("Actions. I write up the findings…", "Fine. Actions
+ * then. I update…"): written as the label it is, "Actions: I write up…".
+ */
+const BARE_LABEL =
+  /^(?:(?:so|and|okay|ok|well|right|good|fine|great|agreed)[,.!]?\s+)*(actions?|action items|next steps|decisions?)(?:,? then)?\.\s+(?=\p{L})/iu;
+
+/**
  * A sentence's words moved to the third person and one tense back (but after a label: see
  * `LABEL_OPENING`); its first letter a capital.
  */
-export function reportedSpeech(sentence: string, speaker?: string | null): string {
+export function reportedSpeech(said: string, speaker?: string | null): string {
+  const sentence = said.replace(
+    BARE_LABEL,
+    (_, label: string) => `${label.charAt(0).toUpperCase()}${label.slice(1).toLowerCase()}: `,
+  );
   let previous = '';
   let beforePrevious = '';
   const keepsTense = LABEL_OPENING.test(sentence);
