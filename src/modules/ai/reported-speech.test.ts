@@ -123,6 +123,13 @@ describe('introduced', () => {
     ['Aisha Mensah', 'said', 'Yes, by January 19.', 'Aisha Mensah said yes, by January 19.'],
     ['Aisha Mensah', 'said', 'Sure. By January 19.', 'Aisha Mensah said sure, by January 19.'],
     ['Aisha Mensah', 'said', 'Sure. I will do it.', 'Aisha Mensah said I will do it.'],
+    ['Lena Fischer', 'thought', 'Yes, by Friday the ninth.', 'Lena Fischer said yes, by Friday the ninth.'],
+    [
+      'Lena Fischer',
+      'thought',
+      'Nobody has asked to record offline.',
+      'Lena Fischer thought nobody has asked to record offline.',
+    ],
   ])('%s %s: %s', (speaker, verb, sentence, reported) => {
     expect(introduced(speaker, verb, sentence)).toBe(reported);
   });

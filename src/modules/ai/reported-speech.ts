@@ -271,7 +271,7 @@ const OWN_VERB = /^they (?:thought|guessed|felt|believed),?\s+/i;
  * first word keeps its capital: it may be a name ("Maya said Northwind renews…").
  */
 const COMMON_OPENING =
-  /^(?:they|them|their|it|its|that|this|these|those|there|here|the|a|an|you|your|he|she|his|her|what|which|who|how|why|where|when|but|because|if|so|or|in|on|for|at|to|with|of|from|by|as|not|no|yes|yeah|yep|sure|okay|ok|just|maybe|perhaps|also|all|some|one|any|every|each|more|most|then|actually|basically|probably|really|obviously|was|were|would|could|should|might|had|did|only|even|still|anyway|otherwise|first|after|before|about|again|another|both|either|neither)\b/;
+  /^(?:they|them|their|it|its|that|this|these|those|there|here|the|a|an|you|your|he|she|his|her|what|which|who|how|why|where|when|but|because|if|so|or|in|on|for|at|to|with|of|from|by|as|not|no|yes|yeah|yep|sure|okay|ok|nobody|nothing|everyone|everybody|everything|someone|somebody|something|none|just|maybe|perhaps|also|all|some|one|any|every|each|more|most|then|actually|basically|probably|really|obviously|was|were|would|could|should|might|had|did|only|even|still|anyway|otherwise|first|after|before|about|again|another|both|either|neither)\b/;
 
 /**
  * A reported sentence introduced by who said it: "Marketing thought the case was too dear.",
@@ -296,5 +296,7 @@ export function introduced(
     COMMON_OPENING.test(rest.toLowerCase()) || (first.length > 1 && lowerCase(first.toLowerCase()))
       ? rest.charAt(0).toLowerCase() + rest.slice(1)
       : rest;
-  return `${speaker} ${own ? 'thought' : verb} ${opening}`;
+  // "Yes, by Friday." is said, whatever the question asked them to think or propose.
+  const said = /^(?:yes|yeah|yep|sure|okay|ok)\b/i.test(opening) ? 'said' : verb;
+  return `${speaker} ${own ? 'thought' : said} ${opening}`;
 }
