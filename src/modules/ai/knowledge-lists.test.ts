@@ -153,6 +153,10 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
     // Nothing stored names it: retrieval answers (and finds no transcript here).
     const moon = await ask(alice, { question: 'What is the status of the moon base?' });
     expect(moon.answered).toBe(false);
+    // A title naming it does not stand for its meeting's items: the state that stands may be
+    // said in a later meeting, in other words.
+    const sprint = await ask(alice, { question: "What's the status of the sprint?" });
+    expect(sprint.answered).toBe(false);
   });
 
   it('lists the action items or open questions about a matter: those that name it, or of a meeting whose title does', async () => {

@@ -77,15 +77,20 @@ function line(item: Item, day: (date: Date) => string, mixed: boolean, speakerBe
 }
 
 /**
- * The items of `kinds` in the scope's meetings held in `window` whose words, or whose meeting's
- * title, say every content word of `matter` (the tasks of "Moving transcripts to a job queue" need
- * not say "job queue"), latest meeting first, up to LISTED_ITEMS (each row says how many there
- * are in all); questions only when no reply answered them.
+ * The items of `kinds` in the scope's meetings held in `window` whose words say every content word
+ * of `matter` — or, `byTitle`, whose meeting's title does (the tasks of "Moving transcripts to a
+ * job queue" need not say "job queue") — latest meeting first, up to LISTED_ITEMS (each row says
+ * how many there are in all); questions only when no reply answered them.
  */
 async function itemsOf(
   db: Db,
   scope: RetrievalScope,
-  { kinds, window, matter }: { kinds: ListedKind[]; window: HeldWindow | null; matter: string | null },
+  {
+    kinds,
+    window,
+    matter,
+    byTitle = false,
+  }: { kinds: ListedKind[]; window: HeldWindow | null; matter: string | null; byTitle?: boolean },
 ) {
   const { rows } = await db.execute<Item>(sql`
     select i.kind, i.text, i.start, i."end", i.speaker, i.owner, to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
@@ -98,7 +103,7 @@ async function itemsOf(
         matter === null
           ? sql``
           : sql`and (to_tsvector('english', i.text) @@ plainto_tsquery('english', ${matter})
-              or to_tsvector('english', v.title) @@ plainto_tsquery('english', ${matter}))`
+              ${byTitle ? sql`or to_tsvector('english', v.title) @@ plainto_tsquery('english', ${matter})` : sql``})`
       }
     order by "heldAt" desc, v.id, i.start
     limit ${LISTED_ITEMS}`);
@@ -178,7 +183,7 @@ export async function knowledgeList(
   const asked = knowledgeListQuestion(question, now);
   if (!asked) return null;
   const { kind, window, matter } = asked;
-  const items = await itemsOf(db, scope, { kinds: [kind], window, matter });
+  const items = await itemsOf(db, scope, { kinds: [kind], window, matter, byTitle: true });
   const names = NAMES[kind];
   if (items.length === 0) {
     // Nothing stored names the matter: it may still be said, in words retrieval finds.
@@ -208,6 +213,8 @@ export async function knowledgeList(
 /**
  * The answer to "what's the status of <matter>?": the decisions, action items and open questions
  * that name it, latest meeting first; null when the question is not one or nothing stored names it.
+ * A meeting's title does not stand for its items here: "the onboarding checklist" would list the
+ * design review's and leave out the later meetings' "the checklist is on hold", the state that stands.
  */
 export async function matterStatus(
   db: Db,
