@@ -66,6 +66,9 @@ describe('tidySpeech', () => {
       "So they're going to do it and it isn't hard.",
     );
     expect(tidySpeech('Mm-hmm. The idea is good, hmm?')).toBe('The idea is good?');
+    expect(tidySpeech('Morning everyone. First sync of the quarter.')).toBe('First sync of the quarter.');
+    expect(tidySpeech('Hi all, okay, the budget.')).toBe('The budget.');
+    expect(tidySpeech('Morning meetings are hard.')).toBe('Morning meetings are hard.');
     expect(tidySpeech('The user interface and the remote')).toBe('The user interface and the remote');
     // Restarts inside restarts, and a word cut off after one letter.
     expect(tidySpeech("it 's not clear that that 's That 's relative to the document ,")).toBe(

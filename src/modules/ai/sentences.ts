@@ -75,6 +75,9 @@ export function splitSentences(segment: SegmentText): SentenceSpan[] {
 const HESITATIONS = /,?\s+(?:uh|um|uhm|erm|er|ah|mm|hmm|mhm|mm-hmm|uh-huh)(?:,|(?=[\s.?!;:]|$))/gi;
 /** "you know," and "I mean," holding the floor mid-sentence (never "do you know the price"). */
 const FILLERS = /(?:^|,?\s)(?:you know|i mean)\s*,(?=\s)/gi;
+/** A greeting that opens a meeting or a turn ("Morning everyone.", "Hi all,"): it says nothing of the matter. */
+const GREETING =
+  /^(?:(?:good )?(?:morning|afternoon|evening)|hi|hello|hey)(?:,? (?:everyone|everybody|all|folks|team|there))?[.!,]\s+(?=\S)/i;
 /** Assent and openers that start a turn rather than say anything ("Yeah, …", "Okay. …"). */
 export const OPENER_WORDS = 'yeah|yes|yep|okay|ok|oh|well|right|alright|mm|hmm';
 const OPENERS = new RegExp(`^(?:(?:${OPENER_WORDS})[,.!]?\\s+)+`, 'i');
@@ -121,7 +124,7 @@ function withoutRestarts(text: string) {
  */
 export function tidySpeech(text: string): string {
   const spoken = withoutRestarts(` ${text}`.replace(HESITATIONS, '').replace(FILLERS, ' ')).trim();
-  const tidied = withoutOpeners(spoken, OPENERS)
+  const tidied = withoutOpeners(spoken.replace(GREETING, ''), OPENERS)
     .replace(CUT_OFF, '$1')
     .replace(/\s+(n't|'(?:s|re|ve|ll|d|m)\b)/gi, '$1')
     .replace(/\s+([,.?!;:])/g, '$1')
