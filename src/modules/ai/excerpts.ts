@@ -107,9 +107,13 @@ const firstOfBest = (sentences: Sentence[], score: (sentence: Sentence) => numbe
     undefined,
   );
 
-/** The sentences that say something: filler ("Yeah, okay, so.") is never quoted. */
+/** Thanks and goodbyes: "Thank you, Chair.", "Good question. Thanks everyone, see you next week." */
+const COURTESY =
+  /^(?:(?:good question|fair enough|great|good|okay|ok)[,.!]\s+)?(?:thanks|thank you)(?: (?:very|so) much)?(?:,? (?:everyone|everybody|all|folks|team|chair|\p{Lu}\p{Ll}+))?(?:[,.!]\s*(?:see you[^.?!]*|bye))?[.!]?$/iu;
+
+/** The sentences that say something: filler ("Yeah, okay, so.") and courtesies are never quoted. */
 export const usefulOf = (sentences: Sentence[]) =>
-  sentences.filter((sentence) => sentence.lexemes.size >= MIN_LEXEMES);
+  sentences.filter((sentence) => sentence.lexemes.size >= MIN_LEXEMES && !COURTESY.test(sentence.said));
 
 /**
  * Where a source's answer starts: at `best`, unless it asks something and ends its turn and the

@@ -365,6 +365,25 @@ describe('local answer engine', () => {
     );
   });
 
+  it('answers "what did X ask" with what X asked, and never quotes a thank-you', async () => {
+    const sources = [
+      sourceOf(1, 10, 10, [
+        {
+          speaker: 'Sam',
+          text: 'The search is where we feel the pain. Will the new search also rank meetings from channels I do not follow?',
+        },
+        { speaker: 'Maya', text: 'Good question. Thanks everyone, see you next week.' },
+      ]),
+    ];
+    const asked = await engine().answer({ question: 'What did Sam ask about search?', sources });
+    expect(asked.answer).toBe(
+      'Sam asked: Would the new search also rank meetings from channels they did not follow? [1]',
+    );
+    const said = await engine().answer({ question: 'What did Sam say about search?', sources });
+    expect(said.answer).toMatch(/^Sam said the search was where they felt the pain\. Would the new search/);
+    expect(said.answer).not.toMatch(/Thanks everyone/);
+  });
+
   it('quotes what is said after a chair turns to an item, not the item named alone', async () => {
     const sources = [
       sourceOf(1, 10, 10, [

@@ -33,6 +33,10 @@ const LEAD_WORDS = 40;
 const OTHER_WORDS = 12;
 /** Words an answer may have in all (but for a first sentence longer than that). */
 const ANSWER_WORDS = 100;
+/** A sentence that asks. */
+const ASKED = /\?["')]?\s*$/;
+/** "What did Sam ask…", "What questions did Marketing ask…"; not "How did Kirsty answer Sian's question…". */
+const ASKS_WHAT_WAS_ASKED = /\b(?:ask|asks|asked|asking)\b/i;
 /** A word written in lower case. */
 const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}+(?!\p{L})/gu;
 /**
@@ -262,11 +266,16 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // The first of the best: retrieval's order breaks ties.
       const answering = bestKindScore >= 0 ? sources[kindScores.indexOf(bestKindScore)] : undefined;
       // "What did Sam say about SAML?": what the people it names said leads, from the first source
-      // where they say a word of the question.
+      // where they say a word of the question; "What did Sam ask about search?", what they asked.
+      const namedSays = (sentence: Sentence) => sentence.speaker !== null && named.has(sentence.speaker);
+      const namedAsks = (sentence: Sentence) => namedSays(sentence) && ASKED.test(sentence.text);
       const byNamed =
-        named.size > 0
-          ? (sentence: Sentence) => sentence.speaker !== null && named.has(sentence.speaker)
-          : undefined;
+        named.size === 0
+          ? undefined
+          : ASKS_WHAT_WAS_ASKED.test(question) &&
+              sentences.some((sentence) => namedAsks(sentence) && relevance(sentence) > 0)
+            ? namedAsks
+            : namedSays;
       const namedSaid = (source: Source) =>
         byNamed !== undefined && own(source).some((sentence) => byNamed(sentence) && relevance(sentence) > 0);
       const leadingFirst = answering
