@@ -24,6 +24,11 @@ describe('the seeded demo, on first contact', () => {
       citations: Array<{ source: number; videoTitle: string; quote: string; start: number }>;
     };
   };
+  /** Waits until knowledge extraction has read every seeded meeting (stored lists answer then). */
+  const knowledgeOfEveryMeeting = async () => {
+    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
+    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+  };
 
   beforeAll(async () => {
     await seed(ctx().app);
@@ -163,8 +168,7 @@ describe('the seeded demo, on first contact', () => {
   });
 
   it('answers a question asked and answered in a meeting with that exchange', async () => {
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     const reindex = await ask('How long does a reindex take?');
     expect(reindex.answer).toBe(
       'This was asked in a meeting. On January 5, in “Weekly product sync — January 5”, Maya Chen asked ' +
@@ -179,8 +183,7 @@ describe('the seeded demo, on first contact', () => {
   });
 
   it('answers "who is working on" with the owner, from a decision that names one too, not with an exchange that only shares its words', async () => {
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     const checklist = await ask('Who is working on the onboarding checklist?');
     expect(checklist.answer).toMatch(
       /^On January 5, Maya Chen said Fair\. For now the decision stands: the checklist stays, and Priya owns the redesign\. \[1\]/,
@@ -224,8 +227,7 @@ describe('the seeded demo, on first contact', () => {
       /^On January 16, Tom Becker said at ten fourteen, search requests started timing out\./,
     );
     // Once knowledge is in, the questions stored as left open that name it.
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     const open = await ask('What are the open questions about the experiment?');
     expect(open.answer).toBe(
       'Questions left open about the experiment, latest meeting first: On January 19, in “Weekly product sync — January 19”: Tom Becker asked “Open question from me: what happens to workspaces created during the experiment if we pick the losing variant? Do they switch?” [1].',
@@ -241,8 +243,7 @@ describe('the seeded demo, on first contact', () => {
   });
 
   it('answers "what are the next steps for…" with the tasks taken on about it, and nothing about what no task names', async () => {
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     // Stored: the tasks of the meeting whose title names the job queue, though none says "job queue".
     const queue = await ask('What are the next steps for the job queue?');
     expect(queue.answer).toMatch(
@@ -260,8 +261,7 @@ describe('the seeded demo, on first contact', () => {
   });
 
   it('answers what happened at a meeting named by its title from that meeting alone, once its knowledge is in', async () => {
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     const review = await ask('What happened at the design review?');
     expect(review.answer).toMatch(
       /^“Design review: onboarding and the setup checklist” \(January 8\): Priya Raman said first finding\. Of the twenty admins, fourteen closed the checklist panel in the first minute\. \[1\] Maya Chen said: Decision for today, then: the guided setup design is approved as a candidate/,
@@ -294,8 +294,7 @@ describe('the seeded demo, on first contact', () => {
   });
 
   it('lists as left open only the questions no one answered, and tells a meeting in the order it was said', async () => {
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     const call = await ask('What happened in the Northwind check-in?');
     const open = call.answer.slice(call.answer.indexOf('Left open: '));
     expect(open).toMatch(
@@ -314,8 +313,7 @@ describe('the seeded demo, on first contact', () => {
   });
 
   it('lists the open questions and the decisions, latest meeting first, over the days named', async () => {
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     const open = await ask('What are the open questions?');
     expect(open.answer).toMatch(
       /^Questions left open, latest meeting first: On January 21, in “Engineering discussion: moving transcripts to a job queue”: Daniel Okafor asked “Open question: do we also move the search index updates into the same job/,
@@ -334,8 +332,7 @@ describe('the seeded demo, on first contact', () => {
   });
 
   it('answers "who is" a speaker with where they speak and what they own', async () => {
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     const sam = await ask('Who is Sam?');
     expect(sam.answer).toBe(
       'Sam Whitfield speaks in one meeting here: “Customer call: Northwind quarterly check-in” (January 15; 9 turns) [1]. ' +
@@ -377,8 +374,7 @@ describe('the seeded demo, on first contact', () => {
   });
 
   it('answers "what did Daniel commit to?" with the action items he owns, soonest due first', async () => {
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     const daniel = await ask('What did Daniel commit to?');
     expect(daniel.answer).toMatch(
       /^Daniel Okafor's action items, soonest due first: by January 16: “Daniel also separates the indexer's connection pool by January 16\.” \(“Weekly product sync — January 5”, January 5\) \[1\]; /,
@@ -426,8 +422,7 @@ describe('the seeded demo, on first contact', () => {
   });
 
   it('lists knowledge gaps worth a look, none of them a fragment of talk', async () => {
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     // The seeded meetings took place in January 2026: a year's window holds them.
     const gaps = (await get('/ai/gaps?limit=100&days=3650')).json();
     const everything = (await get('/ai/gaps?limit=100&days=3650&minSeverity=low')).json();
@@ -445,8 +440,7 @@ describe('the seeded demo, on first contact', () => {
   });
 
   it('shows the decisions that change between meetings of the series as conflicts', async () => {
-    const videos = (await get('/videos?limit=100')).json().data as Array<{ id: string }>;
-    for (const video of videos) await waitForKnowledge(ctx().database.db, video.id);
+    await knowledgeOfEveryMeeting();
     const conflicts = (await get('/ai/gaps/conflicts?days=3650')).json().data as Array<{
       kind: string;
       statements: Array<{ text: string; videoTitle: string }>;

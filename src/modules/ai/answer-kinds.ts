@@ -3,6 +3,7 @@ import { analyse } from '../knowledge/nlp/document.ts';
 import { decisionCueIn, findItems } from '../knowledge/nlp/items.ts';
 import { type AnswerKind, answerKind } from '../search/question-terms.ts';
 import type { Source } from './engine.ts';
+import { asks } from './sentences.ts';
 
 /**
  * How a sentence answers a question's kind (question-terms.ts): the local engine leads with the
@@ -47,8 +48,6 @@ const DATED = ['year', 'month', 'day', 'weekday', 'hour'] as const;
 const saysWhen = (text: string) =>
   SPOKEN_TIME.test(text) ||
   chrono.parse(text).some((result) => DATED.some((component) => result.start.isCertain(component)));
-/** A question asked: "Open question: do we show the guided setup again…?" */
-const ASKS = /\?["')]?\s*$/;
 
 /** The sentences that state a kind's answer, of the sentences given; `names` tells one that names the matter. */
 type Finder = <S extends KindSentence>(
@@ -177,7 +176,7 @@ const ANSWERS: Record<AnswerKind['name'], { finds: Finder; naming: Naming; exclu
   decision: { finds: stating((text) => decisionCueIn(text) !== null), naming: 'sentence', exclusive: false },
   owner: { finds: owning, naming: 'sentence', exclusive: true },
   time: { finds: stating(saysWhen), naming: 'sentence', exclusive: true },
-  'open question': { finds: stating((text) => ASKS.test(text)), naming: 'sentence', exclusive: true },
+  'open question': { finds: stating(asks), naming: 'sentence', exclusive: true },
   // The tasks of a meeting about the matter need not name it: "Actions: I build the queue worker"
   // in the meeting on moving to a job queue.
   action: { finds: acting, naming: 'sentence or title', exclusive: true },

@@ -1,4 +1,5 @@
 import type { Source } from './engine.ts';
+import { asks } from './sentences.ts';
 
 /**
  * Which sentences of a source an answer takes (local-engine.ts): where it starts — the sentence
@@ -88,10 +89,7 @@ export function excerpt(
     // The lead's turn goes on as said; another turn joins when it speaks to the question, or
     // replies to the question the answer quotes last ("Which provider do you use?" — "Okta.").
     const last = taken.at(-1) as Sentence;
-    const replies =
-      /\?["')]?$/.test(last.text.trim()) &&
-      sentence.speaker !== last.speaker &&
-      sentence.turn - last.turn <= 2;
+    const replies = asks(last.text) && sentence.speaker !== last.speaker && sentence.turn - last.turn <= 2;
     if (sentence.turn !== lead.turn && relevance(sentence) === 0 && !replies) break;
     if (words + sentence.words > budget) break;
     taken.push(sentence);
@@ -127,7 +125,7 @@ export function leadFrom(
   useful: Sentence[],
   replyLeads: (reply: Sentence) => boolean,
 ): Sentence | undefined {
-  if (!best || !/\?["')]?$/.test(best.text.trim())) return best;
+  if (!best || !asks(best.text)) return best;
   const next = useful[useful.indexOf(best) + 1];
   const replied = next && next.turn !== best.turn && next.turn - best.turn <= 2;
   return replied && next.speaker !== best.speaker && replyLeads(next) ? next : best;

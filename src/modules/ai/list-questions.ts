@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node';
+import { TASK_LISTS } from '../search/question-terms.ts';
 
 /**
  * "What did we decide?", "What decisions were made last week?", "What are the open questions?",
@@ -27,7 +28,7 @@ const KINDS: Array<[RegExp, ListedKind]> = [
     'question',
   ],
   [/\b(?:decisions?|decided|decide|agreed)\b/i, 'decision'],
-  [/\b(?:action items?|actions|tasks?|to-?dos?|next steps|follow[- ]ups?)\b/i, 'action_item'],
+  [new RegExp(`\\b(?:${TASK_LISTS}|actions|tasks?)\\b`, 'i'), 'action_item'],
 ];
 
 /**

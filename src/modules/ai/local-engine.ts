@@ -13,7 +13,7 @@ import {
 import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } from './excerpts.ts';
 import { namedDays } from './named-days.ts';
 import { introduced, reportedSpeech, reportingVerb } from './reported-speech.ts';
-import { ended, splitSentences, tidySpeech } from './sentences.ts';
+import { asks, ended, splitSentences, tidySpeech } from './sentences.ts';
 
 /**
  * The offline engine: answers with the transcript's own sentences, each source cited once. The
@@ -33,8 +33,6 @@ const LEAD_WORDS = 40;
 const OTHER_WORDS = 12;
 /** Words an answer may have in all (but for a first sentence longer than that). */
 const ANSWER_WORDS = 100;
-/** A sentence that asks. */
-const ASKED = /\?["')]?\s*$/;
 /** "What did Sam ask…", "What questions did Marketing ask…"; not "How did Kirsty answer Sian's question…". */
 const ASKS_WHAT_WAS_ASKED = /\b(?:ask|asks|asked|asking)\b/i;
 /** A word written in lower case. */
@@ -268,7 +266,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // "What did Sam say about SAML?": what the people it names said leads, from the first source
       // where they say a word of the question; "What did Sam ask about search?", what they asked.
       const namedSays = (sentence: Sentence) => sentence.speaker !== null && named.has(sentence.speaker);
-      const namedAsks = (sentence: Sentence) => namedSays(sentence) && ASKED.test(sentence.text);
+      const namedAsks = (sentence: Sentence) => namedSays(sentence) && asks(sentence.text);
       const byNamed =
         named.size === 0
           ? undefined

@@ -1,7 +1,6 @@
-/**
- * A question that names a day ("What happened on January 14?") is about that day: a sentence that
- * says "due January 23" shares its month and nothing else. Months as written in English.
- */
+// A question that names a day ("What happened on January 14?") is about that day: a sentence
+// that says "due January 23" shares its month and nothing else.
+
 /** The months as written in English, January first. */
 export const MONTHS = [
   'january',
@@ -35,8 +34,11 @@ export function namedDays(question: string, lexemes: string[]): Map<string, (tex
     // The stem keeps a month's first three letters ("januari", "septemb", "may").
     const lexeme = lexemes.find((candidate) => candidate.startsWith(month.slice(0, 3)));
     if (!lexeme) continue;
-    const sayingDay = new RegExp(`\\b${month}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`, 'gi');
-    tests.set(lexeme, (text) => [...text.matchAll(sayingDay)].some((match) => said.has(Number(match[1]))));
+    tests.set(lexeme, (text) =>
+      [...text.matchAll(DAY_OF_MONTH)].some(
+        ([, named = '', day = '']) => named.toLowerCase() === month && said.has(Number(day)),
+      ),
+    );
   }
   return tests;
 }

@@ -145,5 +145,9 @@ describe('introduced', () => {
     expect(introduced('Maya Chen', 'said', 'Search v2 moves to February 13.')).toBe(
       'Maya Chen said Search v2 moves to February 13.',
     );
+    // A lone letter is a name or an abbreviation, whatever the sources write.
+    expect(introduced('PhD B', 'said', 'D. That was the one.', (word) => word === 'd')).toBe(
+      'PhD B said D. That was the one.',
+    );
   });
 });

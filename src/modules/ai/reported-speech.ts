@@ -1,4 +1,4 @@
-import { OPENER_WORDS, withoutOpeners } from './sentences.ts';
+import { ASSENT_WORDS, OPENER_WORDS, withoutOpeners } from './sentences.ts';
 
 /**
  * What was said, written as a person writing up a meeting reports it: "I think we'll keep the
@@ -187,15 +187,18 @@ const AFTER_I_NOW: Record<string, string> = { am: 'are', was: 'were', "wasn't": 
  * start before the lock alert is live", "Root cause, then: …"): what follows the colon stands as
  * stated, in its tense — moved back it would read as done ("the batch did not start").
  */
-const LABEL_OPENING =
-  /^\W*(?:(?:so|and|okay|ok|well|then|now|right|good|fine|great|sure|fair|agreed)\b[,.!\s]*)*\p{L}[^.?!:]{0,40}:\s/iu;
+/** Words a label may follow: "So, decision: …", "Agreed. Actions: …". */
+const LABEL_OPENERS = 'so|and|okay|ok|well|then|now|right|good|fine|great|sure|fair|agreed';
+const LABEL_OPENING = new RegExp(`^\\W*(?:(?:${LABEL_OPENERS})\\b[,.!\\s]*)*\\p{L}[^.?!:]{0,40}:\\s`, 'iu');
 
 /**
  * A label said as a sentence of its own ("Actions. I write up the findings…", "Fine. Actions
  * then. I update…"): written as the label it is, "Actions: I write up…".
  */
-const BARE_LABEL =
-  /^(?:(?:so|and|okay|ok|well|right|good|fine|great|agreed)[,.!]?\s+)*(actions?|action items|next steps|decisions?)(?:,? then)?\.\s+(?=\p{L})/iu;
+const BARE_LABEL = new RegExp(
+  `^(?:(?:${LABEL_OPENERS})[,.!]?\\s+)*(actions?|action items|next steps|decisions?)(?:,? then)?\\.\\s+(?=\\p{L})`,
+  'iu',
+);
 
 /**
  * A sentence's words moved to the third person and one tense back (but after a label: see
@@ -266,12 +269,15 @@ const LABELLED = /^\p{Lu}[^.?!:]{0,40}:\s/u;
  * it stays: it may be the subject ("I think that's up to the designer").
  */
 const OWN_VERB = /^they (?:thought|guessed|felt|believed),?\s+/i;
+/** An answer that says yes ("Yes, by Friday."). */
+const ASSENT = new RegExp(`^(?:${ASSENT_WORDS})\\b`, 'i');
 /**
  * Words that open a sentence and are written in lower case after the speaker's name. Any other
  * first word keeps its capital: it may be a name ("Maya said Northwind renews…").
  */
-const COMMON_OPENING =
-  /^(?:they|them|their|it|its|that|this|these|those|there|here|the|a|an|you|your|he|she|his|her|what|which|who|how|why|where|when|but|because|if|so|or|in|on|for|at|to|with|of|from|by|as|not|no|yes|yeah|yep|sure|okay|ok|nobody|nothing|everyone|everybody|everything|someone|somebody|something|none|just|maybe|perhaps|also|all|some|one|any|every|each|more|most|then|actually|basically|probably|really|obviously|was|were|would|could|should|might|had|did|only|even|still|anyway|otherwise|first|after|before|about|again|another|both|either|neither)\b/;
+const COMMON_OPENING = new RegExp(
+  `^(?:they|them|their|it|its|that|this|these|those|there|here|the|a|an|you|your|he|she|his|her|what|which|who|how|why|where|when|but|because|if|so|or|in|on|for|at|to|with|of|from|by|as|not|no|${ASSENT_WORDS}|nobody|nothing|everyone|everybody|everything|someone|somebody|something|none|just|maybe|perhaps|also|all|some|one|any|every|each|more|most|then|actually|basically|probably|really|obviously|was|were|would|could|should|might|had|did|only|even|still|anyway|otherwise|first|after|before|about|again|another|both|either|neither)\\b`,
+);
 
 /**
  * A reported sentence introduced by who said it: "Marketing thought the case was too dear.",
@@ -297,6 +303,6 @@ export function introduced(
       ? rest.charAt(0).toLowerCase() + rest.slice(1)
       : rest;
   // "Yes, by Friday." is said, whatever the question asked them to think or propose.
-  const said = /^(?:yes|yeah|yep|sure|okay|ok)\b/i.test(opening) ? 'said' : verb;
+  const said = ASSENT.test(opening) ? 'said' : verb;
   return `${speaker} ${own ? 'thought' : said} ${opening}`;
 }

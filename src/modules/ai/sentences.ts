@@ -86,7 +86,12 @@ const ANSWERED_BY = new RegExp(
   `^(?:by|before|until|tomorrow|today|tonight|(?:on|next|this|in) (?:the \\d|\\d|week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day|${MONTHS.join('|')}|two|three|a (?:week|month)))\\b`,
   'i',
 );
-const ASSENTS = /\b(?:yes|yeah|yep|sure|okay|ok)\b/gi;
+/** Words that say yes. */
+export const ASSENT_WORDS = 'yes|yeah|yep|sure|okay|ok';
+const ASSENTS = new RegExp(`\\b(?:${ASSENT_WORDS})\\b`, 'gi');
+
+/** Whether a sentence asks: it ends with a question mark (and maybe a closing quote or bracket). */
+export const asks = (text: string) => /\?["')]?\s*$/.test(text);
 
 /**
  * `text` without the openers `openers` finds, but for an assent the rest answers with: "Yes, by

@@ -32,6 +32,8 @@ export type AnswerKind = {
   cues: string[];
   light: string[];
 };
+/** How a question names the tasks it asks for: "action items", "next steps", "to-dos", "follow-ups". */
+export const TASK_LISTS = 'action items?|next steps?|to-?dos?|follow[- ]ups?';
 /** "decide", "decision", "agree", "settle": how a question asks for a decision, not what about. */
 const DECISION_STEMS = ['decid', 'decis', 'agre', 'settl'];
 const ANSWER_KINDS: AnswerKind[] = [
@@ -84,7 +86,7 @@ const ANSWER_KINDS: AnswerKind[] = [
     // "What are the next steps for the job queue?", "Action items about the checklist?"; not
     // "individual task assignment", which is a matter.
     name: 'action',
-    asks: /\b(?:action items?|next steps?|to-?dos?|follow[- ]ups?)\b|\bwhat (?:are|were) the (?:open |remaining )?tasks\b/i,
+    asks: new RegExp(`\\b(?:${TASK_LISTS})\\b|\\bwhat (?:are|were) the (?:open |remaining )?tasks\\b`, 'i'),
     cues: [],
     light: ['action', 'item', 'next', 'step', 'todo', 'to-do', 'follow', 'follow-up', 'task'],
   },
