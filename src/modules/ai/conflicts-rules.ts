@@ -121,6 +121,8 @@ const OPTION_STOPS = new Set(
 const NOT_OPTIONS = new Set(['it', 'this', 'that', 'them', 'these', 'those', 'what', 'which', 'one', 'some']);
 
 type Analysis = { negated: boolean; values: Map<ValueClass, Set<string>>; valueWords: Set<string> };
+/** A statement with what the rules read from it, read once however many pairs it is in. */
+type Analysed = { statement: Statement; said: string; subject: Set<string>; analysis: Analysis };
 
 const lower = (text: string) => text.toLowerCase().replace(/[’]/g, "'");
 const wordsOf = (text: string) => lower(text).match(/[a-z0-9]+/g) ?? [];
@@ -174,10 +176,15 @@ export function valuesOf(text: string): Map<ValueClass, Set<string>> {
   return values;
 }
 
-function analyse(text: string): Analysis {
-  const values = valuesOf(text);
+function analyse(statement: Statement): Analysed {
+  const values = valuesOf(statement.text);
   const valueWords = new Set([...values.values()].flatMap((set) => [...set].flatMap(wordsOf)));
-  return { negated: isNegated(text), values, valueWords };
+  return {
+    statement,
+    said: lower(statement.text).trim(),
+    subject: subjectWords(statement.subject),
+    analysis: { negated: isNegated(statement.text), values, valueWords },
+  };
 }
 
 /** Whether a stem is (the start of) a word: "databas" of "database", "compani" of "company". */
@@ -232,34 +239,33 @@ function inTextOrder(stems: string[], text: string): string[] {
  *   when said in different meetings (the later one stands), contradiction within one meeting.
  * Null when they are not about the same subject or do not disagree.
  */
-export function compareStatements(earlier: Statement, later: Statement): Verdict | null {
-  if (lower(earlier.text).trim() === lower(later.text).trim()) return null;
-  const a = analyse(earlier.text);
-  const b = analyse(later.text);
+export const compareStatements = (earlier: Statement, later: Statement): Verdict | null =>
+  compareAnalysed(analyse(earlier), analyse(later));
+
+function compareAnalysed(first: Analysed, second: Analysed): Verdict | null {
+  if (first.said === second.said) return null;
+  const [a, b] = [first.analysis, second.analysis];
+  const classes = conflictingClasses(a, b);
+  const negation = a.negated !== b.negated;
+  // Told before the subjects are compared, as most pairs fail here: a negation disagrees only
+  // naming no different value ("we won't launch in March" and "we'll launch in April" agree), and
+  // two affirmations only naming different values.
+  if (negation ? classes.length > 0 : a.negated || classes.length === 0) return null;
   const differing = new Set(
     [...a.valueWords, ...b.valueWords].filter((word) => !(a.valueWords.has(word) && b.valueWords.has(word))),
   );
-  const { shared, jaccard } = subjectOverlap(
-    subjectWords(earlier.subject),
-    subjectWords(later.subject),
-    differing,
-  );
+  const { shared, jaccard } = subjectOverlap(first.subject, second.subject, differing);
   if (shared.length < MIN_SHARED_WORDS || jaccard < MIN_JACCARD) return null;
-  const classes = conflictingClasses(a, b);
+  const [earlier, later] = [first.statement, second.statement];
   const verdict = (kind: Verdict['kind'], signal: ConflictSignal, extra: number): Verdict => ({
     kind,
     signal,
     confidence: round2(Math.min(1, 0.6 * jaccard + STRENGTH[signal] + 0.05 * extra)),
     shared: inTextOrder(shared, later.text),
   });
-  if (a.negated !== b.negated) {
-    // "We won't launch in March" and "we'll launch in April" agree: negation needs the same predicate.
-    return classes.length === 0 ? verdict('contradiction', 'negation', 0) : null;
-  }
-  const [strongest] = classes;
-  if (a.negated || !strongest) return null;
+  if (negation) return verdict('contradiction', 'negation', 0);
   const kind = earlier.videoId === later.videoId ? 'contradiction' : 'superseded';
-  return verdict(kind, SIGNAL_OF[strongest], classes.length - 1);
+  return verdict(kind, SIGNAL_OF[classes[0] as ValueClass], classes.length - 1);
 }
 
 /** The stems as words a reader knows: the word itself, else the first word it starts, else the stem. */
@@ -273,11 +279,11 @@ export function readableSubject(stems: string[], texts: string[]): string {
 export type Disagreement = { earlier: number; later: number; verdict: Verdict };
 
 /** Pairs that share at least two subject words: the only ones that can be about the same subject. */
-function* candidatePairs(statements: Statement[]): Generator<[number, number]> {
+function* candidatePairs(statements: Analysed[]): Generator<[number, number]> {
   const saidBy = new Map<string, number[]>();
-  for (const [later, statement] of statements.entries()) {
+  for (const [later, { subject }] of statements.entries()) {
     const shared = new Map<number, number>();
-    for (const word of subjectWords(statement.subject)) {
+    for (const word of subject) {
       for (const earlier of saidBy.get(word) ?? []) shared.set(earlier, (shared.get(earlier) ?? 0) + 1);
       const saying = saidBy.get(word);
       if (saying) saying.push(later);
@@ -325,8 +331,10 @@ function revised(statements: Statement[], later: number): Disagreement | null {
  */
 export function findDisagreements(statements: Statement[]): Disagreement[] {
   const found: Disagreement[] = [];
-  for (const [earlier, later] of candidatePairs(statements)) {
-    const verdict = compareStatements(statements[earlier] as Statement, statements[later] as Statement);
+  // Pairs outnumber statements (2,000 statements of QMSum meetings make 16,000): each is read once.
+  const analysed = statements.map(analyse);
+  for (const [earlier, later] of candidatePairs(analysed)) {
+    const verdict = compareAnalysed(analysed[earlier] as Analysed, analysed[later] as Analysed);
     if (verdict) found.push({ earlier, later, verdict });
   }
   for (const later of statements.keys()) {

@@ -86,19 +86,19 @@ type SpeakerRow = { name: string; seconds: number; meetings: number };
 
 /**
  * Who spoke the longest in the period's live meetings (speakers as transcripts name them), by the
- * time of their turns: the segments' times are read, never their text, so this stays fast over
- * thousands of meetings (untimed transcripts are timed at 150 words a minute: time is words).
+ * time of their turns, summed from the per-meeting talk time stored with each transcript
+ * (video_speaker_stats, the same sums speaker analytics read): reading every segment took about a
+ * second at 1,000 meetings (docs/benchmarks.md). Untimed transcripts are timed at 150 words a
+ * minute, so time is words.
  */
 async function mostActiveSpeaker(db: Db, organizationId: string, windows: Windows): Promise<HighlightView[]> {
   const { rows } = await db.execute<SpeakerRow>(sql`
-    select sp.name,
-      sum(greatest(ts.end_seconds - ts.start_seconds, 0))::float8 as seconds,
-      count(distinct videos.id)::int as meetings
-    from transcript_segments ts
-    join speakers sp on sp.id = ts.speaker_id
-    join videos on videos.id = ts.video_id
-    where videos.organization_id = ${organizationId} and not videos.is_deleted
-      and ${inCurrent(meetingDate, windows)}
+    select sp.name, sum(st.talk_seconds)::float8 as seconds, count(distinct st.video_id)::int as meetings
+    from video_speaker_stats st
+    join speakers sp on sp.id = st.speaker_id
+    join videos on videos.id = st.video_id
+    where st.organization_id = ${organizationId} and videos.organization_id = ${organizationId}
+      and not videos.is_deleted and ${inCurrent(meetingDate, windows)}
     group by sp.id, sp.name
     order by seconds desc, sp.name
     limit 1`);

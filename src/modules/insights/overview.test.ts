@@ -3,6 +3,7 @@ import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
 import { memberships, speakers, transcriptSegments } from '../../db/schema/index.ts';
+import { rebuildDerived } from '../transcripts/service.ts';
 import { insertVideo } from '../transcripts/test-support.ts';
 
 const DAY = 86_400_000;
@@ -40,6 +41,8 @@ describe('GET /ai/insights', () => {
       speakerLabel: name,
       text: Array.from({ length: words }, () => 'word').join(' '),
     });
+    // As storing a transcript does: its passages and its speakers' talk time, which highlights read.
+    await db.transaction((tx) => rebuildDerived(tx, { id: videoId, organizationId }));
   };
 
   const meeting = async (

@@ -3,6 +3,7 @@ import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
 import { aiQuestions, memberships, speakers, transcriptSegments } from '../../db/schema/index.ts';
+import { rebuildDerived } from '../transcripts/service.ts';
 import { insertVideo, inTeam, type Team, team } from '../transcripts/test-support.ts';
 
 type Recommendation = {
@@ -123,6 +124,8 @@ describe('GET /ai/insights/recommendations', () => {
       speakerLabel: 'Max',
       text: 'We should hire two engineers.',
     });
+    // As storing a transcript does: the talk time per speaker that "spoke in" reads.
+    await db.transaction((tx) => rebuildDerived(tx, { id: standup, organizationId: t.organizationId }));
     // A later hiring meeting: Olga's open question is for Max; his own is not.
     await video(
       'Hiring plan',

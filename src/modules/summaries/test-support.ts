@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { TestApp } from '../../../test/helpers/app.ts';
-import { aiUsage, transcriptSegments } from '../../db/schema/index.ts';
+import { aiUsage } from '../../db/schema/index.ts';
 import { budgetPeriod } from '../ai/budget.ts';
-import { buildChunks, writeChunks } from '../search/chunks.ts';
 import { parseTranscript } from '../transcripts/parse.ts';
+import { storeSegments } from '../transcripts/service.ts';
 
 export const ROADMAP = readFileSync(
   new URL('../search/fixtures/roadmap-review.vtt', import.meta.url),
@@ -17,9 +17,10 @@ export const moveClockTo = (testApp: TestApp, instant: string) => {
 };
 
 /**
- * Stores a transcript's segments and passages for a video, as retrieval and the answer engine read
- * them, without asking for knowledge extraction: the tests arrange knowledge themselves
- * (insertKnowledge), and an extraction job finishing later would replace it.
+ * Stores a transcript's segments, speakers and passages for a video, as retrieval, the answer
+ * engine and the day's speaker count read them, without asking for knowledge extraction: the
+ * tests arrange knowledge themselves (insertKnowledge), and an extraction job finishing later
+ * would replace it.
  */
 export async function storePassages(
   testApp: TestApp,
@@ -27,20 +28,7 @@ export async function storePassages(
   transcript: string,
 ) {
   const { segments } = await parseTranscript(transcript);
-  await testApp.database.db.transaction(async (tx) => {
-    await tx.insert(transcriptSegments).values(
-      segments.map((segment) => ({
-        videoId: video.id,
-        organizationId: video.organizationId,
-        index: segment.index,
-        startSeconds: segment.start,
-        endSeconds: segment.end,
-        speakerLabel: segment.speaker,
-        text: segment.text,
-      })),
-    );
-    await writeChunks(tx, video, buildChunks(segments.map((segment) => ({ ...segment, speakerId: null }))));
-  });
+  await testApp.database.db.transaction((tx) => storeSegments(tx, video, segments));
 }
 
 /** Uses up the organization's credits for the clock's month, leaving `left`. */

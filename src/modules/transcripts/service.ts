@@ -118,7 +118,12 @@ async function durationOf(tx: Tx, videoId: string): Promise<number | null> {
 
 const normalizeName = (name: string) => name.trim().toLowerCase();
 
-async function storeSegments(tx: Tx, video: { id: string; organizationId: string }, segments: Segment[]) {
+/** A transcript's segments with everything derived from them: speakers, passages, word counts, talk time. */
+export async function storeSegments(
+  tx: Tx,
+  video: { id: string; organizationId: string },
+  segments: Segment[],
+) {
   await tx.delete(transcriptSegments).where(eq(transcriptSegments.videoId, video.id));
   const speakerOf = await upsertSpeakers(tx, video.organizationId, segments);
   const speakerFor = (segment: Segment) =>
