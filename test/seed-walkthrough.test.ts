@@ -90,10 +90,39 @@ describe('the seeded demo, on first contact', () => {
     );
   });
 
+  it('answers a "why" by the turn a decision opening with "then" follows from', async () => {
+    const offline = await ask('Why did we postpone offline mode?');
+    expect(offline.answer).toMatch(
+      /^On January 5, Lena Fischer said Customers keep asking, but when they dig in, what they actually want was to read a transcript on a plane\. Nobody had asked to record offline\. Maya Chen said then they postpone full offline mode\. \[1\]/,
+    );
+  });
+
+  it('answers "what did we learn / find" with the finding stated, not the review\'s opening', async () => {
+    const outage = await ask('What did we learn from the outage?');
+    expect(outage.answer).toMatch(
+      /^On January 16, Daniel Okafor said: Root cause, then: a migration that rebuilt an index without building it concurrently/,
+    );
+    const lessons = await ask('What lessons did we learn from the search outage?');
+    expect(lessons.answer).toMatch(/^On January 16, Daniel Okafor said: Root cause, then: /);
+    const recordings = await ask('What did Priya find in the session recordings?');
+    expect(recordings.answer).toMatch(
+      /^On January 8, Priya Raman said: First finding: Of the twenty admins, fourteen closed the checklist panel in the first minute\./,
+    );
+  });
+
+  it('never quotes an acknowledgement or thanks around what was said', async () => {
+    const legal = await ask('What does Sam need for legal?');
+    expect(legal.answer).toMatch(
+      /^On January 15, Sam Whitfield said their legal team asked whether they could export/,
+    );
+    expect(legal.answer).toMatch(/Maya Chen thought yes, but they would confirm with engineering/);
+    expect(legal.answer).not.toMatch(/Good question|Thanks|Thank you/);
+  });
+
   it('answers "what did we decide" with the decision stated, then what later meetings changed, each dated', async () => {
     const checklist = await ask('What did we decide about the onboarding checklist?');
     expect(checklist.answer).toMatch(
-      /^On January 5, Maya Chen said Fair\. For now the decision stands: the checklist stays, and Priya owns the redesign\. \[1\]/,
+      /^On January 5, Maya Chen said: For now the decision stands: the checklist stays, and Priya owns the redesign\. \[1\]/,
     );
     // The later meeting's hold follows, and says when: which came first is plain.
     const hold = checklist.answer.indexOf(
@@ -186,7 +215,7 @@ describe('the seeded demo, on first contact', () => {
     await knowledgeOfEveryMeeting();
     const checklist = await ask('Who is working on the onboarding checklist?');
     expect(checklist.answer).toMatch(
-      /^On January 5, Maya Chen said Fair\. For now the decision stands: the checklist stays, and Priya owns the redesign\. \[1\]/,
+      /^On January 5, Maya Chen said: For now the decision stands: the checklist stays, and Priya owns the redesign\. \[1\]/,
     );
     // "Tom, does the night batching work for operations?" was asked and answered on January 12:
     // it shares the words, not the question.
@@ -264,7 +293,7 @@ describe('the seeded demo, on first contact', () => {
     await knowledgeOfEveryMeeting();
     const review = await ask('What happened at the design review?');
     expect(review.answer).toMatch(
-      /^“Design review: onboarding and the setup checklist” \(January 8\): Priya Raman said first finding\. Of the twenty admins, fourteen closed the checklist panel in the first minute\. \[1\] Maya Chen said: Decision for today, then: the guided setup design is approved as a candidate/,
+      /^“Design review: onboarding and the setup checklist” \(January 8\): Priya Raman said: First finding: Of the twenty admins, fourteen closed the checklist panel in the first minute\. \[1\] Maya Chen said: Decision for today, then: the guided setup design is approved as a candidate/,
     );
     expect(review.answer).toMatch(
       /Action items: .*Jonas Weber, by January 21: “Jonas finishes the question screen/,
@@ -321,7 +350,7 @@ describe('the seeded demo, on first contact', () => {
     expect(open.answer).not.toMatch(/How are things going|When did we understand/);
     const status = await ask('What is the status of search v2?');
     expect(status.answer).toMatch(
-      /^The latest on search v2, latest meeting first: On January 12, in “Weekly product sync — January 12”: Maya Chen: “Then the decision changes\. Search v2 moves to February 13, .*\[1\]\. On January 5, in “Weekly product sync — January 5”: Maya Chen: “Good\. So, decision: search v2 ships behind a feature flag on January 30/,
+      /^The latest on search v2, latest meeting first: On January 12, in “Weekly product sync — January 12”: Maya Chen: “Then the decision changes\. Search v2 moves to February 13, .*\[1\]\. On January 5, in “Weekly product sync — January 5”: Maya Chen: “So, decision: search v2 ships behind a feature flag on January 30/,
     );
     // With its year: "January 12" alone is the latest January 12 up to now, next year another day
     // (the answer names the year once it is not the current one).
@@ -436,6 +465,9 @@ describe('the seeded demo, on first contact', () => {
       if (gap.type !== 'undocumented_topic')
         expect(said.split(/\s+/).length, gap.title).toBeGreaterThanOrEqual(4);
       expect(said, gap.title).not.toMatch(/^(um|uh)\b/i);
+      // "Stale decision: Decision, then: we move…" and "Open question from me: …" read as labels twice.
+      expect(gap.title, gap.title).not.toMatch(/: (?:\w+, )?(?:decision|open question)\b[^:.?]*:/i);
+      expect(gap.title, gap.title).not.toMatch(/^open question\b[^:.?]*:/i);
     }
   });
 

@@ -33,6 +33,13 @@ const CAUSE =
  */
 const PROBLEM =
   /\b(?:higher|more|worse|longer|slower|bigger|larger|harder|riskier|more expensive) than (?:we |I |they |you |anyone )?(?:expected|estimated|planned|thought|hoped|budgeted)\b|\bis worse than\b|\b(?:takes?|took|taking) longer than\b|\b(?:the|a|one|our|big|main|real)(?: \w+)? (?:problem|issue|risk|concern|blocker|downside)\b|\btoo (?:expensive|costly|slow|risky|late|complex|complicated)\b|\b(?:can't|cannot) afford\b/i;
+/**
+ * A finding stated: "First finding. Of the twenty admins, fourteen closed…", "Root cause, then: …",
+ * "Contributing factor: …", "we found that…", "it turns out…". Not "learned", which a review's
+ * opening says too ("I want to show what we learned from twenty session recordings").
+ */
+const FINDING =
+  /\b(?:(?:first|second|third|fourth|main|key|one|another|last|other) finding|findings?:|found (?:that|out)|we found|turns? out|turned out|(?:showed|shows) (?:that|us)|root cause|contributing factor|lessons? learned)\b/i;
 /** How far before a decision (in turns) the problem it answers may be raised. */
 const PROBLEM_TURNS = 15;
 /** A length of time: "lasted", "took", "forty-seven minutes", "a few weeks". */
@@ -109,8 +116,23 @@ function causing<S extends KindSentence>(sentences: S[], names: (sentence: S) =>
       )
       .sort((a, b) => shared(b) - shared(a) || a.start - b.start)[0];
     if (raised) problems.add(raised);
+    else for (const reason of followedFrom(inMeeting, decision)) problems.add(reason);
   }
   return (sentence: S) => stated(sentence) || problems.has(sentence);
+}
+
+/** A turn that opens as a consequence of the turn before it: "Then we postpone…", "In that case…". */
+const CONSEQUENCE = /^\W*(?:then|in that case)\b/i;
+
+/**
+ * What a decision follows from, when its turn opens with "then": the turn said just before it,
+ * but its questions. "Customers keep asking, but … what they actually want is to read a transcript
+ * on a plane. Nobody has asked to record offline." — "Then we postpone full offline mode."
+ */
+function followedFrom<S extends KindSentence>(sentences: S[], decision: S): S[] {
+  const ownTurn = sentences.filter((sentence) => sentence.turn === decision.turn);
+  if (ownTurn[0] !== decision || !CONSEQUENCE.test(decision.text)) return [];
+  return sentences.filter((sentence) => sentence.turn === decision.turn - 1 && !asks(sentence.text));
 }
 
 /**
@@ -172,6 +194,9 @@ type Naming = 'sentence' | 'sentence or title' | 'none';
  */
 const ANSWERS: Record<AnswerKind['name'], { finds: Finder; naming: Naming; exclusive: boolean }> = {
   cause: { finds: causing, naming: 'sentence or title', exclusive: false },
+  // A finding need not name the matter ("Of the twenty admins, fourteen closed the panel"): the
+  // best source's meeting is the study or the review asked about.
+  finding: { finds: stating((text) => FINDING.test(text)), naming: 'none', exclusive: false },
   duration: { finds: stating((text) => DURATION.test(text)), naming: 'none', exclusive: true },
   decision: { finds: stating((text) => decisionCueIn(text) !== null), naming: 'sentence', exclusive: false },
   owner: { finds: owning, naming: 'sentence', exclusive: true },

@@ -243,6 +243,42 @@ describe('decisionsWithoutOwner', () => {
   });
 });
 
+describe('gap titles', () => {
+  it('leave out the label a decision or a question was announced with, when it names its kind', () => {
+    const stale = (text: string) =>
+      staleDecisions(
+        input({
+          moments: [moment({ kind: 'decision', text, subject: 'api legaci sunset', date: daysAgo(120) })],
+        }),
+      )[0]?.title;
+    expect(stale('Okay, decision: we sunset the legacy API.')).toBe(
+      'Stale decision: We sunset the legacy API.',
+    );
+    expect(stale('Let me summarise. Decision on our side: the legacy API is sunset.')).toBe(
+      'Stale decision: The legacy API is sunset.',
+    );
+    // A label of something else is part of what was decided.
+    expect(stale('Pricing: we sunset the legacy API.')).toBe(
+      'Stale decision: Pricing: we sunset the legacy API.',
+    );
+    const [open] = openQuestions(
+      input({
+        moments: [
+          moment({
+            kind: 'question',
+            answered: false,
+            text: 'Open question from me: who owns the legacy API?',
+            subject: 'api legaci own',
+          }),
+        ],
+      }),
+    );
+    expect(open?.title).toBe('Who owns the legacy API?');
+    // The evidence quotes it as said.
+    expect(open?.evidence[0]?.text).toBe('Open question from me: who owns the legacy API?');
+  });
+});
+
 describe('staleDecisions', () => {
   const old = moment({
     kind: 'decision',

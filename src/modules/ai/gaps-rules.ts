@@ -114,6 +114,23 @@ const NAMESPACE = '3f0e8a52-6c1b-4d0e-9a57-2b8c4e1d7f36';
 const gapId = (type: GapType, organizationId: string, key: string) =>
   uuidv5(`${type}:${organizationId}:${key}`, NAMESPACE);
 
+/** A label that announces what follows it, after whatever the sentence said before: "Okay, decision: ". */
+const LABEL = /^(?:[^:]*[.?!]\s+)?([^.?!:]{0,80}):\s+(?=\S)/;
+
+/**
+ * A decision or a question without the label it was announced with, when the label names its
+ * kind, as the gap's title says it already: "Decision, then: we move…" is "We move…", and "Open
+ * question from me: what happens…" is "What happens…", where "me" would be nobody. The evidence
+ * still quotes the words as said.
+ */
+const NAMES_KIND = { decision: /\bdecisions?\b/i, question: /\bquestions?\b/i };
+function withoutLabel(text: string, kind: keyof typeof NAMES_KIND): string {
+  const label = text.match(LABEL);
+  if (!label?.[1] || !NAMES_KIND[kind].test(label[1])) return text;
+  const rest = text.slice(label[0].length);
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 const daysBetween = (from: Date, to: Date) => Math.floor((to.getTime() - from.getTime()) / DAY);
 
 const momentEvidence = (moment: Moment): Evidence => ({
@@ -211,7 +228,7 @@ export function openQuestions({ organizationId, now, since, moments }: GapInput)
     gaps.push({
       id: gapId('open_question', organizationId, key),
       type: 'open_question',
-      title: latest.text,
+      title: withoutLabel(latest.text, 'question'),
       description:
         `Raised ${times}${counted(meetings, 'meeting')} (last on ${utcDay(latest.date)}) and never answered, ` +
         'neither there nor in a later meeting.',
@@ -259,7 +276,7 @@ export function decisionsWithoutOwner({ organizationId, now, since, moments }: G
     })
     .map((decision) =>
       singleGap('decision_without_owner', organizationId, decision, {
-        title: `Decision with no owner: ${clipped(decision.text, TITLE_CHARACTERS)}`,
+        title: `Decision with no owner: ${clipped(withoutLabel(decision.text, 'decision'), TITLE_CHARACTERS)}`,
         description:
           `Decided in "${decision.videoTitle}" on ${utcDay(decision.date)}; no action item of that meeting ` +
           'with an owner is about it.',
@@ -290,7 +307,7 @@ export function staleDecisions({ organizationId, now, since, moments, topics }: 
     .map((decision) => {
       const age = daysBetween(decision.date, now);
       return singleGap('stale_decision', organizationId, decision, {
-        title: `Stale decision: ${clipped(decision.text, TITLE_CHARACTERS)}`,
+        title: `Stale decision: ${clipped(withoutLabel(decision.text, 'decision'), TITLE_CHARACTERS)}`,
         description: `Decided ${age} days ago in "${decision.videoTitle}" and not discussed in any meeting since.`,
         severity: age >= 180 ? 'medium' : 'low',
       });

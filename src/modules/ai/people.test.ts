@@ -129,7 +129,7 @@ describe('POST /ai/qa: "who is <name>?", "what did <name> say?"', () => {
     const bob = await ask(alice, 'What did Bob say?');
     expect(bob).toMatchObject({ answered: true });
     expect(bob.answer).toBe(
-      'On January 5, in “Kickoff”, Bob Stone said Thanks. They lead the payments team and they would own the invoices. [1] ' +
+      'On January 5, in “Kickoff”, Bob Stone said they lead the payments team and they would own the invoices. [1] ' +
         'They sent the invoice mockups by Friday. [2]',
     );
     expect(

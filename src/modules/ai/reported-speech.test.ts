@@ -48,6 +48,10 @@ describe('reported speech', () => {
     // A label said as a sentence of its own is written as a label.
     ['Actions. I write up the findings by Friday.', 'Actions: they write up the findings by Friday.'],
     ['Fine. Actions then. I update the roadmap.', 'Actions: they update the roadmap.'],
+    [
+      'First finding. Of the twenty admins, fourteen closed the panel.',
+      'First finding: Of the twenty admins, fourteen closed the panel.',
+    ],
   ])('%s', (said, reported) => {
     expect(reportedSpeech(said)).toBe(reported);
   });

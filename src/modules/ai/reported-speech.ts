@@ -193,10 +193,11 @@ const LABEL_OPENING = new RegExp(`^\\W*(?:(?:${LABEL_OPENERS})\\b[,.!\\s]*)*\\p{
 
 /**
  * A label said as a sentence of its own ("Actions. I write up the findings…", "Fine. Actions
- * then. I update…"): written as the label it is, "Actions: I write up…".
+ * then. I update…", "First finding. Of the twenty admins…"): written as the label it is,
+ * "Actions: I write up…".
  */
 const BARE_LABEL = new RegExp(
-  `^(?:(?:${LABEL_OPENERS})[,.!]?\\s+)*(actions?|action items|next steps|decisions?)(?:,? then)?\\.\\s+(?=\\p{L})`,
+  `^(?:(?:${LABEL_OPENERS})[,.!]?\\s+)*(actions?|action items|next steps|decisions?|(?:(?:first|second|third|fourth|last|another|one) )?findings?)(?:,? then)?\\.\\s+(?=\\p{L})`,
   'iu',
 );
 

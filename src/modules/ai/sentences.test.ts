@@ -69,6 +69,23 @@ describe('tidySpeech', () => {
     expect(tidySpeech('Morning everyone. First sync of the quarter.')).toBe('First sync of the quarter.');
     expect(tidySpeech('Hi all, okay, the budget.')).toBe('The budget.');
     expect(tidySpeech('Morning meetings are hard.')).toBe('Morning meetings are hard.');
+    // Acknowledgements and thanks around what is said; an acknowledgement that goes on is kept.
+    expect(tidySpeech('Good question. I believe yes, but I will confirm. Thanks, Sam.')).toBe(
+      'I believe yes, but I will confirm.',
+    );
+    expect(tidySpeech('Thanks for making time, Sam. This is our quarterly check-in.')).toBe(
+      'This is our quarterly check-in.',
+    );
+    expect(tidySpeech('Good point about the pool, we give the indexer its own.')).toBe(
+      'Good point about the pool, we give the indexer its own.',
+    );
+    expect(tidySpeech('We thank you for the petition.')).toBe('We thank you for the petition.');
+    expect(tidySpeech('Thank you, Chair. The minister said no.')).toBe('The minister said no.');
+    expect(tidySpeech('Fair. For now the decision stands.')).toBe('For now the decision stands.');
+    expect(tidySpeech('Good, the decision stands.')).toBe('Good, the decision stands.');
+    expect(tidySpeech('Thank you for the petition, it is signed by many.')).toBe(
+      'Thank you for the petition, it is signed by many.',
+    );
     expect(tidySpeech('The user interface and the remote')).toBe('The user interface and the remote');
     // Restarts inside restarts, and a word cut off after one letter.
     expect(tidySpeech("it 's not clear that that 's That 's relative to the document ,")).toBe(

@@ -78,6 +78,19 @@ const FILLERS = /(?:^|,?\s)(?:you know|i mean)\s*,(?=\s)/gi;
 /** A greeting that opens a meeting or a turn ("Morning everyone.", "Hi all,"): it says nothing of the matter. */
 const GREETING =
   /^(?:(?:good )?(?:morning|afternoon|evening)|hi|hello|hey)(?:,? (?:everyone|everybody|all|folks|team|there))?[.!,]\s+(?=\S)/i;
+/** Thanks, as said: "Thank you, Chair", "Thanks for making time, Sam", "Thanks very much, everyone". */
+export const THANKS = String.raw`(?:thanks|thank you)(?: (?:very|so) much)?(?: for (?:making|taking) (?:the )?time| for (?:coming|joining|your time|having (?:me|us)|being here))?(?:,? (?:everyone|everybody|all|folks|team|chair|\p{Lu}\p{Ll}+))?`;
+/**
+ * An acknowledgement that opens a sentence ("Good question.", "Fair.", "Exactly.", "Thank you,
+ * Chair.", "Thanks for making time, Sam.") and thanks that close one ("… in my reply. Thanks,
+ * Sam."): they say nothing of the matter. Short sentences join their neighbour (splitSentences),
+ * so these are cut from the sentence that holds them.
+ */
+const ACKNOWLEDGEMENT = new RegExp(
+  `^(?:(?:good|great|fair|interesting) (?:question|point)|fair(?: enough)?|good|great|perfect|exactly|${THANKS})[.!]\\s+(?=\\S)`,
+  'iu',
+);
+const CLOSING_THANKS = new RegExp(`(?<=[.?!])\\s+${THANKS}[.!]?$`, 'iu');
 /** Assent and openers that start a turn rather than say anything ("Yeah, …", "Okay. …"). */
 export const OPENER_WORDS = 'yeah|yes|yep|okay|ok|oh|well|right|alright|mm|hmm';
 const OPENERS = new RegExp(`^(?:(?:${OPENER_WORDS})[,.!]?\\s+)+`, 'i');
@@ -129,7 +142,10 @@ function withoutRestarts(text: string) {
  */
 export function tidySpeech(text: string): string {
   const spoken = withoutRestarts(` ${text}`.replace(HESITATIONS, '').replace(FILLERS, ' ')).trim();
-  const tidied = withoutOpeners(spoken.replace(GREETING, ''), OPENERS)
+  const tidied = withoutOpeners(
+    spoken.replace(GREETING, '').replace(ACKNOWLEDGEMENT, '').replace(CLOSING_THANKS, ''),
+    OPENERS,
+  )
     .replace(CUT_OFF, '$1')
     .replace(/\s+(n't|'(?:s|re|ve|ll|d|m)\b)/gi, '$1')
     .replace(/\s+([,.?!;:])/g, '$1')

@@ -17,9 +17,10 @@ export const FRAMING_WORDS =
 export const FRAMING_WEIGHT = 0.2;
 /**
  * What a question's kind asks for, beyond its words: where a "why" is answered a cause is given,
- * where a "how long" is answered a duration, where "what did we decide" a decision is stated,
- * where "who owns…" someone takes a task on, where "when…" a day or a time is said, where "what
- * are the open questions…" a question is asked, where "what are the next steps…" a task is taken on.
+ * where "what did we learn…" a finding is stated, where a "how long" is answered a duration,
+ * where "what did we decide" a decision is stated, where "who owns…" someone takes a task on,
+ * where "when…" a day or a time is said, where "what are the open questions…" a question is
+ * asked, where "what are the next steps…" a task is taken on.
  * `cues` are stemmed words retrieval adds (they count only where the question's own words are
  * said: stretches.ts); `light` are the question's words that only say its kind ("long" in "how
  * long"; "decide", which is not "decision" to the stemmer). How a sentence answers each kind is
@@ -27,7 +28,7 @@ export const FRAMING_WEIGHT = 0.2;
  * english configuration.)
  */
 export type AnswerKind = {
-  name: 'cause' | 'duration' | 'decision' | 'owner' | 'time' | 'open question' | 'action';
+  name: 'cause' | 'finding' | 'duration' | 'decision' | 'owner' | 'time' | 'open question' | 'action';
   asks: RegExp;
   cues: string[];
   light: string[];
@@ -44,6 +45,14 @@ const ANSWER_KINDS: AnswerKind[] = [
     asks: /^\W*why\b|\b(?:what|which) (?:was|were|is|are) the (?:main |real )?(?:root )?(?:causes?|reasons?)\b|\bwhat caused\b|\bfor what reason\b|\bhow come\b|^\W*how did\b[^?]*\b(?:start|begin|happen)\b/i,
     cues: ['caus', 'reason', 'root', 'due'],
     light: [],
+  },
+  {
+    // "What did we learn from the outage?", "What lessons did we learn…", "What did Priya find in
+    // the session recordings?", "the findings of…": what a review or a study found.
+    name: 'finding',
+    asks: /\bwhat (?:\w+ )?(?:did|do|have|has) (?:\w+ ){1,3}(?:find|found|learn|learned|discover|discovered|notice|noticed)\b|\b(?:findings|lessons learned|takeaways)\b/i,
+    cues: ['find', 'root', 'caus', 'factor'],
+    light: ['find', 'learn', 'discov', 'notic', 'lesson', 'takeaway'],
   },
   {
     name: 'duration',

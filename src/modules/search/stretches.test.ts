@@ -77,6 +77,13 @@ describe("cue words of a question's kind", () => {
     expect(answerKind('What was the root cause of the outage?')?.name).toBe('cause');
     expect(answerKind('What caused the outage?')?.name).toBe('cause');
     expect(answerKind('What were the reasons for the delay?')?.name).toBe('cause');
+    expect(answerKind('What did we learn from the outage?')?.name).toBe('finding');
+    expect(answerKind('What lessons did we learn from the search outage?')?.name).toBe('finding');
+    expect(answerKind('What did Priya find in the session recordings?')?.name).toBe('finding');
+    expect(answerKind('What were the findings of the design review?')?.name).toBe('finding');
+    // Learning as a matter is no finding asked for.
+    expect(answerKind('Why did User Interface give four in ease of learning?')?.name).toBe('cause');
+    expect(answerKind('What did the group say about the easy-to-learn design?')).toBeUndefined();
     expect(answerKind('What did they say about the outage cause?')).toBeUndefined();
     expect(answerKind('What did we decide about the checklist?')?.name).toBe('decision');
     expect(answerKind('What did they discuss about the checklist?')).toBeUndefined();
