@@ -410,6 +410,19 @@ describe('the seeded demo, on first contact', () => {
     );
   });
 
+  it('answers "action items for Tom" and "what does Tom own?" with what Tom owns, not with what says "Tom"', async () => {
+    await knowledgeOfEveryMeeting();
+    for (const question of ['What are the open action items for Tom?', 'What does Tom own?']) {
+      const tom = await ask(question);
+      // "That is mine, due January 21" never says "Tom": a list of items naming him left it out.
+      expect(tom.answer, question).toMatch(
+        /^Tom Becker's action items, soonest due first: by January 21: “Two: a database lock panel on the main dashboard/,
+      );
+    }
+    // A matter that is nobody keeps the items that name it.
+    expect((await ask('Action items for Northwind?')).answer).toMatch(/^Action items about Northwind, /);
+  });
+
   it('answers "what are my action items?" with the asker\'s own, soonest due first', async () => {
     const mine = await ask('What are my action items?');
     expect(mine.answer).toMatch(

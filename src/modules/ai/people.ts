@@ -17,7 +17,10 @@ import { ownedTasks, tasksOwnedBy } from './own-tasks.ts';
 
 export const NAME = String.raw`(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)`;
 const ASKS_WHO = new RegExp(String.raw`^\s*[Ww]ho(?:'s|’s| is| was)\s+${NAME}\s*\??\s*$`, 'u');
-/** "What did Daniel commit to?", "What are Priya's action items?", "What is Tom working on?". */
+/**
+ * "What did Daniel commit to?", "What are Priya's action items?", "What is Tom working on?", "What
+ * does Tom own?", "What are the open action items for Tom?".
+ */
 const ASKS_TASKS = [
   new RegExp(
     String.raw`^\s*[Ww]hat (?:did|does|has|will) ${NAME} (?:commit(?:ted)? to|take on|took on|sign(?:ed)? up for|promise[d]?|owe|(?:have|need) to do|agree(?:d)? to do)\b`,
@@ -30,6 +33,11 @@ const ASKS_TASKS = [
   new RegExp(
     String.raw`^\s*[Ww]hat (?:is|was) ${NAME} (?:working on|responsible for|on the hook for)\b`,
     'u',
+  ),
+  new RegExp(String.raw`^\s*[Ww]hat (?:does|did) ${NAME} own\b`, 'u'),
+  new RegExp(
+    String.raw`\b(?:action items|tasks|to-?dos|next steps|assignments) (?:for|of|assigned to|owned by) ${NAME}\s*\??\s*$`,
+    'iu',
   ),
 ];
 

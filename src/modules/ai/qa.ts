@@ -87,12 +87,14 @@ export async function answerQuestion(
     earlier?: string[];
   },
 ): Promise<EngineAnswer> {
+  // A person's tasks before the lists about a matter: "action items for Tom" are those Tom owns,
+  // not those that say "Tom".
   const fromKnowledge =
     (input.asker && (await ownTasks(context.db, input.question, input.asker, input.scope))) ||
+    (await personTasks(context.db, input.question, input.scope)) ||
     (await knowledgeList(context.db, input.question, input.scope, context.clock.now())) ||
     (await matterStatus(context.db, input.question, input.scope)) ||
     (await whoIs(context.db, input.question, input.scope)) ||
-    (await personTasks(context.db, input.question, input.scope)) ||
     (await personSaid(context.db, input.question, input.scope)) ||
     (await meetingOverview(context.db, input.question, input.scope)) ||
     (await askedBefore(context.db, input.question, input.scope));
