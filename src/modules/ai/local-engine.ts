@@ -324,11 +324,6 @@ export function createLocalEngine(db: Db): AnswerEngine {
       );
       const voice = { verb, lowerCase: (word: string) => lowerCaseWords.has(word) };
 
-      const said = new Set(parts.flat().flatMap((sentence) => [...sentence.lexemes]));
-      const covered = [...ownWeight].reduce(
-        (sum, [lexeme, value]) => sum + (said.has(lexeme) ? value : 0),
-        0,
-      );
       // One citation per source: it opens where the answer starts quoting it, and quotes, verbatim,
       // what the answer takes from that turn (the answer may run on into the next turns).
       const citations: Citation[] = parts.map((taken) => {
@@ -342,12 +337,29 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // Sources the answer had no room for are still where the question is discussed: "see also",
       // each at its sentence that best answers.
       const quoted = new Set(parts.map((taken) => taken[0]?.source));
-      const further = ordered.flatMap((source) => {
+      const furtherLeads = ordered.flatMap((source) => {
         if (quoted.has(source)) return [];
         const own = sentences.filter((sentence) => sentence.source === source);
         const lead = leadFrom(bestSentence(own, relevance), usefulOf(own), replyLeads) ?? centreOf(own);
-        return lead ? [citationOf(lead, lead, [lead])] : [];
+        return lead ? [lead] : [];
       });
+      const further = furtherLeads.map((lead) => citationOf(lead, lead, [lead]));
+      // Confidence is how much of the question the cited evidence says: the turns quoted from and
+      // the sentences cited after "See also". "How long did the outage last?", answered "the
+      // incident lasted forty-seven minutes" from a turn that opens "This is the retrospective for
+      // the search outage", is answered, not a knowledge gap.
+      const quotedTurns = new Set(
+        parts.flat().map((sentence) => `${sentence.source.number}:${sentence.turn}`),
+      );
+      const evidence = [
+        ...sentences.filter((sentence) => quotedTurns.has(`${sentence.source.number}:${sentence.turn}`)),
+        ...furtherLeads,
+      ];
+      const said = new Set(evidence.flatMap((sentence) => [...sentence.lexemes]));
+      const covered = [...ownWeight].reduce(
+        (sum, [lexeme, value]) => sum + (said.has(lexeme) ? value : 0),
+        0,
+      );
       const seeAlso =
         further.length > 0
           ? ` See also ${further.map((citation) => `[${citation.source}]`).join(', ')}.`
