@@ -26,6 +26,11 @@ type Input = {
    * after the words that raise it; words alone centre it where they are said.
    */
   question: boolean;
+  /**
+   * The stemmed words the question's kind adds ("root", "caus" for a "why": question-terms.ts),
+   * counted as QA's retrieval counts them: only where the question's own words are said around.
+   */
+  cues: string[];
 };
 
 /**
@@ -54,6 +59,10 @@ export async function momentsOf(db: Db, input: Input): Promise<Map<string, Momen
     if (term.prefix) prefixes.push(prefixLexeme(term.text));
     for (const key of keys) weights.set(key, Math.max(weights.get(key) ?? 0, idf));
   }
+  // A cue weighs as the question's middle word: its own idf is not read for the page.
+  const middle = [...weights.values()].sort((a, b) => a - b)[Math.floor(weights.size / 2)] ?? 0;
+  const cues = new Set(input.cues.filter((cue) => !weights.has(cue)));
+  for (const cue of cues) weights.set(cue, middle);
   const { rows: chunks } = await db.execute<{ id: string; videoId: string; first: number; last: number }>(sql`
     select id, video_id as "videoId", first_segment_index as first, last_segment_index as last
     from transcript_chunks where id = any(${sql.param(chunkIds)}::uuid[])`);
@@ -75,7 +84,7 @@ export async function momentsOf(db: Db, input: Input): Promise<Map<string, Momen
     const own = turns.filter((turn) => turn.videoId === video.id);
     const stretches = rankStretches(
       own,
-      { weights },
+      { weights, cues },
       MOMENTS_PER_VIDEO,
       input.question ? STRETCH_DEFAULTS : { ...STRETCH_DEFAULTS, neighbourWeights: EVEN_NEIGHBOURS },
     );

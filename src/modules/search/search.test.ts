@@ -124,6 +124,34 @@ describe('GET /search', () => {
     ]);
   });
 
+  it('opens a moment of a "why" question where the cause is given, as QA\'s retrieval reads it', async () => {
+    const id = (
+      await post(t.member, '/videos', {
+        organizationId: t.organizationId,
+        title: 'Wildlife cameras, again',
+        duration: '1:30',
+        transcript: [
+          '[00:00:00] Ann: The heron camera is offline again.',
+          '[00:00:10] Bob: I went out to the heron camera on Monday.',
+          '[00:00:20] Cy: Did you bring the spare lens?',
+          '[00:00:30] Bob: Yes, and the spare cable.',
+          '[00:00:40] Cy: Good, the old cable was worn.',
+          '[00:00:50] Dee: The budget for new cables is fine.',
+          '[00:01:00] Bob: The root cause was water in the housing.',
+          '[00:01:10] Ann: Then we seal the housing.',
+        ].join('\n'),
+      })
+    ).id as string;
+    const momentsOf = async (q: string) =>
+      ((await found(t.viewer, q)).data.find((result: { id: string }) => result.id === id)?.moments ??
+        []) as Array<{
+        start: number;
+      }>;
+    // "Root cause" says no word of the question; the question's kind adds it (question-terms.ts).
+    expect((await momentsOf('Why is the heron camera offline?')).map((moment) => moment.start)).toContain(60);
+    expect((await momentsOf('heron camera offline')).map((moment) => moment.start)).not.toContain(60);
+  });
+
   it('matches stemmed words and prefixes of the last word', async () => {
     // "run" finds "running" (stemmed); "organi" finds "organization" (prefix); "roadm" finds "roadmap".
     for (const q of ['run', 'organi', 'roadm', 'settings organi']) {

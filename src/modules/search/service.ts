@@ -7,7 +7,7 @@ import { embedQuery, type QueryEmbedding, vectorParam } from './embeddings.ts';
 import { RRF_K } from './fusion.ts';
 import { HEADLINE_OPTIONS, momentsOf } from './moments.ts';
 import { constrains, parseQuery, rankingTerms, toTsquery } from './query.ts';
-import { asksQuestion } from './question-terms.ts';
+import { asksQuestion, cueWords } from './question-terms.ts';
 import { transcriptRanking } from './ranking.ts';
 import { SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from './schemas.ts';
 
@@ -272,6 +272,7 @@ export async function search(db: Db, userId: string, query: SearchQuery, embeddi
       .map((row) => ({ id: row.id, bestChunkIds: row.best_chunk_ids as string[] })),
     speakerIds,
     question: asksQuestion(query.q),
+    cues: cueWords(query.q),
   });
   const data = hits.map((row): SearchResult => {
     const result: SearchResult = {
