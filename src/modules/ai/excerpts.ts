@@ -1,5 +1,5 @@
 import type { Source } from './engine.ts';
-import { asks, THANKS } from './sentences.ts';
+import { asks, isCourtesy } from './sentences.ts';
 
 /**
  * Which sentences of a source an answer takes (local-engine.ts): where it starts — the sentence
@@ -105,18 +105,9 @@ const firstOfBest = (sentences: Sentence[], score: (sentence: Sentence) => numbe
     undefined,
   );
 
-/**
- * Thanks, goodbyes and acknowledgements, as a sentence or a part of one of their own: "Thank you,
- * Chair.", "Good question. Thanks everyone, see you next week.", "Good point."
- */
-const COURTESY = new RegExp(
-  `^(?:(?:good question|fair enough|great|good|okay|ok)[,.!]\\s+)?${THANKS}(?:[,.!]\\s*(?:see you[^.?!]*|bye))?[.!]?$|^(?:good|great|fair|interesting) (?:question|point)[.!]?$`,
-  'iu',
-);
-
 /** The sentences that say something: filler ("Yeah, okay, so.") and courtesies are never quoted. */
 export const usefulOf = (sentences: Sentence[]) =>
-  sentences.filter((sentence) => sentence.lexemes.size >= MIN_LEXEMES && !COURTESY.test(sentence.said));
+  sentences.filter((sentence) => sentence.lexemes.size >= MIN_LEXEMES && !isCourtesy(sentence.said));
 
 /**
  * Where a source's answer starts: at `best`, unless it asks something and ends its turn and the

@@ -5,6 +5,7 @@ import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.t
 import { insertKnowledge, waitForKnowledge } from '../../../test/helpers/knowledge.ts';
 import { requester } from '../../../test/helpers/requests.ts';
 import { knowledgeItems } from '../../db/schema/index.ts';
+import { taskOwnerAsked } from './people.ts';
 
 type Answer = {
   answer: string;
@@ -20,6 +21,17 @@ const vtt = (turns: Array<[string, string]>) =>
         `00:00:${String(at * 10).padStart(2, '0')}.000 --> 00:00:${String(at * 10 + 9).padStart(2, '0')}.000\n<v ${speaker}>${text}`,
     )
     .join('\n\n')}\n`;
+
+describe('taskOwnerAsked', () => {
+  it('reads the person whose tasks a question asks for, and no matter written in lower case', () => {
+    expect(taskOwnerAsked('What did Daniel commit to?')).toBe('Daniel');
+    expect(taskOwnerAsked('What does Tom own?')).toBe('Tom');
+    expect(taskOwnerAsked('What are the open action items for Tom Becker?')).toBe('Tom Becker');
+    expect(taskOwnerAsked('Next steps for Priya?')).toBe('Priya');
+    expect(taskOwnerAsked('What are the next steps for the job queue?')).toBeNull();
+    expect(taskOwnerAsked('What did we decide about Tom?')).toBeNull();
+  });
+});
 
 describe('POST /ai/qa: "who is <name>?", "what did <name> say?"', () => {
   const ctx = useTestApp();

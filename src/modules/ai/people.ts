@@ -35,11 +35,17 @@ const ASKS_TASKS = [
     'u',
   ),
   new RegExp(String.raw`^\s*[Ww]hat (?:does|did) ${NAME} own\b`, 'u'),
+  // Case-sensitive, as the others: "the next steps for the job queue" names no one, and is not
+  // looked up as a person.
   new RegExp(
-    String.raw`\b(?:action items|tasks|to-?dos|next steps|assignments) (?:for|of|assigned to|owned by) ${NAME}\s*\??\s*$`,
-    'iu',
+    String.raw`\b(?:[Aa]ction items|[Tt]asks|[Tt]o-?dos|[Nn]ext steps|[Aa]ssignments) (?:for|of|assigned to|owned by) ${NAME}\s*\??\s*$`,
+    'u',
   ),
 ];
+
+/** The name a question asks the action items of ("What did Daniel commit to?" → "Daniel"), if it asks so. */
+export const taskOwnerAsked = (question: string) =>
+  ASKS_TASKS.map((pattern) => question.match(pattern)?.[1]).find(Boolean) ?? null;
 
 /** Meetings an answer names; the rest are counted. */
 const LISTED_MEETINGS = 5;
@@ -148,7 +154,7 @@ export async function personTasks(
   question: string,
   scope: RetrievalScope,
 ): Promise<EngineAnswer | null> {
-  const name = ASKS_TASKS.map((pattern) => question.match(pattern)?.[1]).find(Boolean);
+  const name = taskOwnerAsked(question);
   if (!name) return null;
   const { rows: owners } = await db.execute<{ owner: string }>(sql`
     select distinct i.owner from knowledge_items i join videos v on v.id = i.video_id

@@ -79,18 +79,26 @@ const FILLERS = /(?:^|,?\s)(?:you know|i mean)\s*,(?=\s)/gi;
 const GREETING =
   /^(?:(?:good )?(?:morning|afternoon|evening)|hi|hello|hey)(?:,? (?:everyone|everybody|all|folks|team|there))?[.!,]\s+(?=\S)/i;
 /** Thanks, as said: "Thank you, Chair", "Thanks for making time, Sam", "Thanks very much, everyone". */
-export const THANKS = String.raw`(?:thanks|thank you)(?: (?:very|so) much)?(?: for (?:making|taking) (?:the )?time| for (?:coming|joining|your time|having (?:me|us)|being here))?(?:,? (?:everyone|everybody|all|folks|team|chair|\p{Lu}\p{Ll}+))?`;
+const THANKS = String.raw`(?:thanks|thank you)(?: (?:very|so) much)?(?: for (?:making|taking) (?:the )?time| for (?:coming|joining|your time|having (?:me|us)|being here))?(?:,? (?:everyone|everybody|all|folks|team|chair|\p{Lu}\p{Ll}+))?`;
+/** An acknowledgement: "Good question", "Fair point", "Exactly". */
+const ACKNOWLEDGING =
+  '(?:good|great|fair|interesting) (?:question|point)|fair(?: enough)?|good|great|perfect|exactly';
 /**
  * An acknowledgement that opens a sentence ("Good question.", "Fair.", "Exactly.", "Thank you,
  * Chair.", "Thanks for making time, Sam.") and thanks that close one ("… in my reply. Thanks,
  * Sam."): they say nothing of the matter. Short sentences join their neighbour (splitSentences),
- * so these are cut from the sentence that holds them.
+ * so these are cut from the sentence that holds them (tidySpeech), and a sentence that is nothing
+ * else is never quoted (isCourtesy).
  */
-const ACKNOWLEDGEMENT = new RegExp(
-  `^(?:(?:good|great|fair|interesting) (?:question|point)|fair(?: enough)?|good|great|perfect|exactly|${THANKS})[.!]\\s+(?=\\S)`,
+const ACKNOWLEDGEMENT = new RegExp(`^(?:${ACKNOWLEDGING}|${THANKS})[.!]\\s+(?=\\S)`, 'iu');
+const CLOSING_THANKS = new RegExp(`(?<=[.?!])\\s+${THANKS}[.!]?$`, 'iu');
+/** Thanks, goodbyes and acknowledgements alone: "Thank you, Chair.", "Thanks everyone, see you next week.", "Good point." */
+const COURTESY = new RegExp(
+  `^(?:(?:${ACKNOWLEDGING}|okay|ok)[,.!]\\s+)?${THANKS}(?:[,.!]\\s*(?:see you[^.?!]*|bye))?[.!]?$|^(?:${ACKNOWLEDGING})[.!]?$`,
   'iu',
 );
-const CLOSING_THANKS = new RegExp(`(?<=[.?!])\\s+${THANKS}[.!]?$`, 'iu');
+/** Whether a sentence, as written (tidySpeech), is a courtesy and nothing else. */
+export const isCourtesy = (said: string) => COURTESY.test(said);
 /** Assent and openers that start a turn rather than say anything ("Yeah, …", "Okay. …"). */
 export const OPENER_WORDS = 'yeah|yes|yep|okay|ok|oh|well|right|alright|mm|hmm';
 const OPENERS = new RegExp(`^(?:(?:${OPENER_WORDS})[,.!]?\\s+)+`, 'i');

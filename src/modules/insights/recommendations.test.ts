@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
-import { aiQuestions, memberships, speakers, transcriptSegments } from '../../db/schema/index.ts';
-import { rebuildDerived } from '../transcripts/service.ts';
+import { aiQuestions, memberships, speakers } from '../../db/schema/index.ts';
+import { storeSegments } from '../transcripts/service.ts';
 import { insertVideo, inTeam, type Team, team } from '../transcripts/test-support.ts';
 
 type Recommendation = {
@@ -110,22 +110,15 @@ describe('GET /ai/insights/recommendations', () => {
 
     // Max spoke in a hiring meeting (his speaker is linked to his account).
     const standup = await video('Hiring standup', {}, { topics: [['hiring', 'hire', 1]] });
-    const [speaker] = await db
+    await db
       .insert(speakers)
-      .values({ organizationId: t.organizationId, name: 'Max', normalizedName: 'max', userId: max.id })
-      .returning();
-    await db.insert(transcriptSegments).values({
-      videoId: standup,
-      organizationId: t.organizationId,
-      index: 0,
-      startSeconds: 0,
-      endSeconds: 4,
-      speakerId: speaker?.id,
-      speakerLabel: 'Max',
-      text: 'We should hire two engineers.',
-    });
-    // As storing a transcript does: the talk time per speaker that "spoke in" reads.
-    await db.transaction((tx) => rebuildDerived(tx, { id: standup, organizationId: t.organizationId }));
+      .values({ organizationId: t.organizationId, name: 'Max', normalizedName: 'max', userId: max.id });
+    // Stored as a transcript is: with the talk time per speaker that "spoke in" reads.
+    await db.transaction((tx) =>
+      storeSegments(tx, { id: standup, organizationId: t.organizationId }, [
+        { index: 0, start: 0, end: 4, speaker: 'Max', text: 'We should hire two engineers.' },
+      ]),
+    );
     // A later hiring meeting: Olga's open question is for Max; his own is not.
     await video(
       'Hiring plan',
