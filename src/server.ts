@@ -19,6 +19,7 @@ export async function startServer(config: Config, logger: Logger, stopSteps: Sto
   const { url, database } = await openDatabase(config, stopSteps, {
     poolSize: config.databasePoolSize,
     log: (message) => logger.info(message),
+    warn: (message) => logger.warn(message),
   });
   const jobs = await startJobQueue({
     url,

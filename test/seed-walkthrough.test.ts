@@ -510,9 +510,28 @@ describe('the seeded demo, on first contact', () => {
     expect(conflicts).toHaveLength(2);
   });
 
-  it('says it does not know about what no meeting discusses', async () => {
+  it('says it does not know about what no meeting discusses, naming the words no meeting says', async () => {
     const result = await ask('What did we decide about the Mars colony oxygen supply?');
     expect(result.answered).toBe(false);
+    expect(result.answer).toBe(
+      "I don't know: no recording you can access mentions “Mars”, “colony”, “oxygen”, or “supply”.",
+    );
     expect(result.citations).toEqual([]);
+  });
+
+  it('says first that no meeting mentions a word of the question, then what was said of the rest', async () => {
+    const result = await ask('What is the budget for kangaroos?');
+    expect(result.answer).toMatch(
+      /^No recording you can access mentions “kangaroos”\. Daniel Okafor said Embedding every transcript segment for Northwind alone would take most of their monthly compute budget/,
+    );
+    // A misspelt word is named as typed: the reader sees why the answer may miss.
+    const misspelt = await ask('What did Priya say about the onbaording checklist?');
+    expect(misspelt.answer).toMatch(
+      /^No recording you can access mentions “onbaording”\. On January 8, Priya Raman said/,
+    );
+    // Said, however rarely, is no caveat.
+    expect((await ask('What did Priya say about the onboarding checklist?')).answer).toMatch(
+      /^On January 8, Priya Raman said/,
+    );
   });
 });

@@ -40,6 +40,13 @@ type Options = {
 };
 
 const SUPERUSER = 'postgres';
+/**
+ * The C library's character classes a new cluster reads, the first the system has. Text search
+ * splits words by them: under C every non-ASCII character is a letter, so "Northwind’s" is one
+ * word and “hello” keeps its quotes (never found by "Northwind" or "hello"); a UTF-8 one tells
+ * punctuation from letters. macOS has no C.UTF-8. Sorting and case stay the builtin provider's.
+ */
+const TEXT_SEARCH_CTYPES = ['C.UTF-8', 'en_US.UTF-8', 'C'];
 const DATABASE = 'knowledge_hub';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
@@ -177,15 +184,16 @@ function initCluster(
 ) {
   // Initialise next to the final place and rename, so an interrupted first run never leaves a half cluster.
   const staging = `${clusterDir}.initialising`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true, mode: 0o700 });
+  const freshStaging = () => {
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true, mode: 0o700 });
+    if (owner) chownSync(staging, owner.uid, owner.gid);
+  };
   const passwordFile = path.join(staging, '..', `.pwfile-${process.pid}`);
+  freshStaging();
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
-  if (owner) {
-    chownSync(staging, owner.uid, owner.gid);
-    chownSync(passwordFile, owner.uid, owner.gid);
-  }
-  try {
+  if (owner) chownSync(passwordFile, owner.uid, owner.gid);
+  const initdbWith = (ctype: string) =>
     execFileSync(
       initdb,
       [
@@ -195,11 +203,23 @@ function initCluster(
         '--auth=scram-sha-256',
         '--encoding=UTF8',
         '--locale=C',
+        `--lc-ctype=${ctype}`,
         '--locale-provider=builtin',
         '--builtin-locale=C.UTF-8',
       ],
       { stdio: ['ignore', 'ignore', 'pipe'], ...(owner ?? {}) },
     );
+  try {
+    for (const [at, ctype] of TEXT_SEARCH_CTYPES.entries()) {
+      try {
+        initdbWith(ctype);
+        break;
+      } catch (error) {
+        const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
+        if (at === TEXT_SEARCH_CTYPES.length - 1 || !/locale/i.test(stderr)) throw error;
+        freshStaging();
+      }
+    }
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
     const hint = owner

@@ -41,7 +41,16 @@ export type EngineAnswer = {
  * What an engine answers from: the question, the sources it may cite, and the person's earlier
  * questions when the question follows them in a conversation ("Who owns it?").
  */
-export type AnswerInput = { question: string; sources: Source[]; earlier?: string[] };
+export type AnswerInput = {
+  question: string;
+  sources: Source[];
+  earlier?: string[];
+  /**
+   * Words of the question, as typed, that no recording the asker can access says: the sources
+   * cannot be about them, and the answer says so before anything else.
+   */
+  unsaid?: string[];
+};
 
 export type AnswerEngine = {
   readonly name: string;
@@ -58,6 +67,16 @@ export type AnswerEngine = {
 /** What an answer says when nothing the caller may read answers the question. */
 export const NOT_FOUND_ANSWER =
   "I don't know: nothing in the recordings you can access answers this question.";
+
+const ANY_OF = new Intl.ListFormat('en', { type: 'disjunction' });
+
+/** What an answer says first when the question names something no recording mentions. */
+export const unmentioned = (unsaid: string[]) =>
+  `No recording you can access mentions ${ANY_OF.format(unsaid.map((word) => `“${word}”`))}.`;
+
+/** The "I don't know", saying which of the question's words no recording mentions when some are. */
+export const notFoundAnswer = (unsaid: string[] = []) =>
+  unsaid.length === 0 ? NOT_FOUND_ANSWER : `I don't know: ${unmentioned(unsaid).replace(/^N/, 'n')}`;
 
 /** What an answer says when there is nothing to answer from: no transcript in the scope at all. */
 export const NO_RECORDINGS_ANSWER =

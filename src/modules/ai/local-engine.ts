@@ -7,8 +7,9 @@ import {
   type AnswerEngine,
   type Citation,
   type EngineAnswer,
-  NOT_FOUND_ANSWER,
+  notFoundAnswer,
   type Source,
+  unmentioned,
 } from './engine.ts';
 import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } from './excerpts.ts';
 import { namedDays } from './named-days.ts';
@@ -97,10 +98,10 @@ function sentencesOf(sources: Source[]): Omit<Sentence, 'lexemes'>[] {
   );
 }
 
-const notFound = (confidence: number): EngineAnswer => ({
-  answer: NOT_FOUND_ANSWER,
+const notFound = (unsaid: string[]): EngineAnswer => ({
+  answer: notFoundAnswer(unsaid),
   answered: false,
-  confidence,
+  confidence: 0,
   citations: [],
 });
 
@@ -179,9 +180,9 @@ function withLaterChange(
 export function createLocalEngine(db: Db): AnswerEngine {
   return {
     name: 'local',
-    async answer({ question, sources, earlier = [] }) {
+    async answer({ question, sources, earlier = [], unsaid = [] }) {
       const spans = sentencesOf(sources);
-      if (spans.length === 0) return notFound(0);
+      if (spans.length === 0) return notFound(unsaid);
       const names = [...new Set(spans.flatMap((span) => (span.speaker ? [span.speaker] : [])))];
       const titles = [...new Set(sources.map((source) => source.videoTitle))];
       // One query stems the question whole (to tell whom it names), the questions it follows, the
@@ -192,7 +193,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
         ...titles,
         ...spans.map((span) => span.text),
       ]);
-      if (stemmed.question.length === 0) return notFound(0);
+      if (stemmed.question.length === 0) return notFound(unsaid);
       const [asked = [], ...rest] = stemmed.texts;
       const speakers = names.map((name, at) => ({ name, lexemes: rest[at] ?? [] }));
       const titleWords = new Map(titles.map((title, at) => [title, new Set(rest[names.length + at])]));
@@ -314,7 +315,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const parts = asTimeline(composed.parts);
       const [leadPart] = composed.parts;
       const changePart = parts.find((part) => part[0]?.source === composed.change?.source);
-      if (parts.length === 0) return notFound(0);
+      if (parts.length === 0) return notFound(unsaid);
       // "What did Tom propose…": Tom proposed, the others quoted said what they said.
       const questionVerb = reportingVerb(question);
       const verb = (speaker: string) => (named.size === 0 || named.has(speaker) ? questionVerb : 'said');
@@ -381,6 +382,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
           : '';
       return {
         answer:
+          (unsaid.length > 0 ? `${unmentioned(unsaid)} ` : '') +
           parts
             .map(
               (taken, at) =>
@@ -391,7 +393,8 @@ export function createLocalEngine(db: Db): AnswerEngine {
                   day && opensMeeting(at) ? day(meetingOf(taken)) : undefined,
                 ) + (taken === leadPart ? changed : ''),
             )
-            .join(' ') + seeAlso,
+            .join(' ') +
+          seeAlso,
         citations: [...citations, ...further],
         answered: true,
         confidence: total === 0 ? 0 : Math.round((covered / total) * 1000) / 1000,

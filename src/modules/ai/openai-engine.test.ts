@@ -171,6 +171,20 @@ describe('the OpenAI-compatible engine', () => {
     });
   });
 
+  it('tells the model which words of the question no recording says, and names them when it does not know', async () => {
+    stub.reply(REPLY);
+    await engine.answer({ question, sources, unsaid: ['kangaroos'] });
+    const [system, user] = promptOf(stub.requests[0]?.body);
+    expect(system?.content).toContain(
+      'When the question names something no recording mentions (listed after it), say so first.',
+    );
+    expect(user?.content).toMatch(/\n\nQuestion: .*\nNo recording you can access mentions “kangaroos”\.$/);
+    stub.reply('NOT_FOUND');
+    expect((await engine.answer({ question, sources, unsaid: ['kangaroos'] })).answer).toBe(
+      "I don't know: no recording you can access mentions “kangaroos”.",
+    );
+  });
+
   it('asks nothing when there are no sources', async () => {
     expect((await engine.answer({ question, sources: [] })).answered).toBe(false);
     expect(stub.requests).toHaveLength(0);

@@ -2,12 +2,14 @@ import type { Config } from '../../config.ts';
 import { utcDay } from '../../lib/clock.ts';
 import {
   type AnswerEngine,
+  type AnswerInput,
   type Citation,
   citedIn,
   type EngineAnswer,
   MARKERS,
-  NOT_FOUND_ANSWER,
+  notFoundAnswer,
   type Source,
+  unmentioned,
 } from './engine.ts';
 import { createOpenAiClient, createOpenAiEmbedder, providerError, toProviderError } from './openai-client.ts';
 
@@ -20,17 +22,24 @@ const SYSTEM_PROMPT = [
   'Never use outside knowledge and never cite a number that is not among the sources.',
   'Each source says the day its meeting was held: when sources of different days disagree, say which was said when.',
   `When the sources do not answer the question, reply exactly ${NOT_FOUND_REPLY} and nothing else.`,
+  'When the question names something no recording mentions (listed after it), say so first.',
 ].join('\n');
 
-const notFound: EngineAnswer = { answer: NOT_FOUND_ANSWER, answered: false, confidence: 0, citations: [] };
+const notFound = (unsaid: string[]): EngineAnswer => ({
+  answer: notFoundAnswer(unsaid),
+  answered: false,
+  confidence: 0,
+  citations: [],
+});
 
-function userPrompt(question: string, sources: Source[]): string {
+function userPrompt(question: string, sources: Source[], unsaid: string[]): string {
   const passages = sources.map(
     (source) =>
       `[${source.number}] ${source.videoTitle} (held ${utcDay(source.recordedAt)}; ${source.startSeconds}–${source.endSeconds} s, ` +
       `${source.speakerNames.join(', ') || 'unknown speakers'}):\n${source.text}`,
   );
-  return `Sources:\n\n${passages.join('\n\n')}\n\nQuestion: ${question}`;
+  const never = unsaid.length > 0 ? `\n${unmentioned(unsaid)}` : '';
+  return `Sources:\n\n${passages.join('\n\n')}\n\nQuestion: ${question}${never}`;
 }
 
 const SENTENCE_BREAK = /(?<=[.!?])\s+/;
@@ -97,8 +106,8 @@ function quoteFor(source: Source, citingSentences: string[]) {
 }
 
 /** The model's reply as an answer: only markers of given sources survive, each backed by a quote. */
-export function parseReply(reply: string, sources: Source[]): EngineAnswer {
-  if (reply.trim().startsWith(NOT_FOUND_REPLY)) return notFound;
+export function parseReply(reply: string, sources: Source[], unsaid: string[] = []): EngineAnswer {
+  if (reply.trim().startsWith(NOT_FOUND_REPLY)) return notFound(unsaid);
   const byNumber = new Map(sources.map((source) => [source.number, source]));
   const answer = withoutUnknownMarkers(reply, new Set(byNumber.keys()));
   const sentences = answerSentences(answer);
@@ -122,7 +131,7 @@ export function parseReply(reply: string, sources: Source[]): EngineAnswer {
       quote: quote.text,
     });
   }
-  if (citations.length === 0) return notFound;
+  if (citations.length === 0) return notFound(unsaid);
   const cited = new Set(citations.map((citation) => citation.source));
   const supported = sentences.filter((sentence) => citedIn(sentence).some((number) => cited.has(number)));
   return {
@@ -181,37 +190,39 @@ function tokenFilter(known: Set<number>, onToken: (text: string) => void) {
 export function createOpenAiEngine(settings: Config['ai']): OpenAiEngine {
   const client = createOpenAiClient(settings);
   const model = settings.model as string;
-  const messages = (question: string, sources: Source[]) => [
+  const messages = ({ question, sources, unsaid = [] }: AnswerInput) => [
     { role: 'system' as const, content: SYSTEM_PROMPT },
-    { role: 'user' as const, content: userPrompt(question, sources) },
+    { role: 'user' as const, content: userPrompt(question, sources, unsaid) },
   ];
   const failed = (error: unknown) => toProviderError(error, settings.timeoutMs);
 
   const engine: OpenAiEngine = {
     name: 'openai',
-    async answer({ question, sources }) {
-      if (sources.length === 0) return notFound;
+    async answer(input) {
+      const { sources, unsaid } = input;
+      if (sources.length === 0) return notFound(unsaid ?? []);
       let reply: unknown;
       try {
         const completion = await client.chat.completions.create({
           model,
-          messages: messages(question, sources),
+          messages: messages(input),
         });
         reply = completion.choices?.[0]?.message?.content;
       } catch (error) {
         throw failed(error);
       }
       if (typeof reply !== 'string') throw providerError('malformed response');
-      return parseReply(reply, sources);
+      return parseReply(reply, sources, unsaid);
     },
-    async answerStream({ question, sources }, onToken) {
-      if (sources.length === 0) return notFound;
+    async answerStream(input, onToken) {
+      const { sources, unsaid } = input;
+      if (sources.length === 0) return notFound(unsaid ?? []);
       let reply = '';
       const tokens = tokenFilter(new Set(sources.map((source) => source.number)), onToken);
       try {
         const stream = await client.chat.completions.create({
           model,
-          messages: messages(question, sources),
+          messages: messages(input),
           stream: true,
         });
         for await (const chunk of stream) {
@@ -224,7 +235,7 @@ export function createOpenAiEngine(settings: Config['ai']): OpenAiEngine {
       } catch (error) {
         throw failed(error);
       }
-      return parseReply(reply, sources);
+      return parseReply(reply, sources, unsaid);
     },
   };
   const embed = createOpenAiEmbedder(settings, client);

@@ -6,7 +6,7 @@ import { isoDate } from '../../../test/helpers/assertions.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge, waitForKnowledge } from '../../../test/helpers/knowledge.ts';
 import { requester } from '../../../test/helpers/requests.ts';
-import { NO_RECORDINGS_ANSWER, NOT_FOUND_ANSWER } from './engine.ts';
+import { NO_RECORDINGS_ANSWER } from './engine.ts';
 
 const ROADMAP = readFileSync(new URL('../search/fixtures/roadmap-review.vtt', import.meta.url), 'utf8');
 
@@ -75,7 +75,13 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
   it('says it does not know when nothing answers, and the question becomes a knowledge gap', async () => {
     const first = await ask(alice, { question: 'What is the oxygen supply plan for the Mars colony?' });
     expect(first.statusCode).toBe(201);
-    expect(first.json()).toMatchObject({ answered: false, answer: NOT_FOUND_ANSWER, citations: [] });
+    // Nothing says any of its words: the "I don't know" says which.
+    expect(first.json()).toMatchObject({
+      answered: false,
+      answer:
+        "I don't know: no recording you can access mentions “oxygen”, “supply”, “plan”, “Mars”, or “colony”.",
+      citations: [],
+    });
     await ask(otto, { question: 'What is the oxygen supply plan for the Mars colony?' });
     const again = await ask(alice, { question: 'Mars colony: oxygen supply plan?' });
     expect(again.json().answered).toBe(false);
@@ -105,6 +111,18 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
     expect(
       (await request(otto, 'GET', '/ai/gaps?type=unanswered_question&minSeverity=low')).json().data,
     ).toHaveLength(1);
+  });
+
+  it('says first which words of the question no recording mentions, before what is said of the rest', async () => {
+    const response = await ask(alice, { question: 'What is the budget for kangaroos?' });
+    expect(response.statusCode, response.body).toBe(201);
+    const body = response.json();
+    expect(body.answered).toBe(true);
+    expect(body.answer).toMatch(
+      /^No recording you can access mentions “kangaroos”\. Bob said .*budget was approved/,
+    );
+    const said = await ask(alice, { question: 'What is the budget for the announcement?' });
+    expect(said.json().answer).toMatch(/^Bob said .*budget was approved/);
   });
 
   it('says so when there is nothing to answer from, rather than "I don\'t know"', async () => {
@@ -165,9 +183,9 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
   it('charges one credit per answered request and refuses with 429 once the month is spent', async () => {
     const budget = async () => (await request(alice, 'GET', '/ai/budget')).json();
     const before = await budget();
-    // Invalid requests above cost nothing: only Alice's successful questions (4) and the extraction
+    // Invalid requests above cost nothing: only Alice's successful questions (6) and the extraction
     // of her two meetings (2 × 2) were charged.
-    expect(before.used).toBe(8);
+    expect(before.used).toBe(10);
     for (let left = before.remaining; left > 0; left--) {
       expect((await ask(alice, { question: 'When is the launch date?' })).statusCode).toBe(201);
     }

@@ -6,7 +6,7 @@ import { recordActivity } from '../activity/service.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { embedQuery } from '../search/embeddings.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
-import { retrieveStretches, type ScopeJudgement } from '../search/stretch-retrieval.ts';
+import { retrieveStretches, type ScopeJudgement, TYPED_WORD } from '../search/stretch-retrieval.ts';
 import { askedBefore } from './asked-before.ts';
 import { chargeCredits, creditsFor, requireCredits } from './budget.ts';
 import {
@@ -14,6 +14,7 @@ import {
   type EngineAnswer,
   NO_RECORDINGS_ANSWER,
   NOT_FOUND_ANSWER,
+  notFoundAnswer,
   numberedByAppearance,
 } from './engine.ts';
 import { followUpQuestions } from './follow-ups.ts';
@@ -108,9 +109,12 @@ export async function answerQuestion(
     judgeScope: true,
   });
   const { stretches, coverage, judgement } = found;
+  // The question's own words only: an earlier question's were named when it was answered.
+  const asked = new Set(input.question.match(TYPED_WORD));
+  const unsaid = found.unsaid.filter((word) => asked.has(word));
   if (stretches.length === 0) {
     return (await holdsTranscripts(context, input.scope))
-      ? nothingFound
+      ? { ...nothingFound, answer: notFoundAnswer(unsaid) }
       : { ...nothingFound, answer: NO_RECORDINGS_ANSWER };
   }
   if (
@@ -118,11 +122,16 @@ export async function answerQuestion(
     judgement.namesAbsentSpeakers ||
     (!queryEmbedding && !answersFromScope(coverage, judgement))
   ) {
-    return { ...nothingFound, confidence: Math.round(coverage * 1000) / 1000 };
+    return {
+      ...nothingFound,
+      answer: notFoundAnswer(unsaid),
+      confidence: Math.round(coverage * 1000) / 1000,
+    };
   }
   const result = await engine.answer({
     question: input.question,
     earlier,
+    unsaid,
     sources: stretches.map(({ score: _score, ...stretch }, position) => ({
       number: position + 1,
       ...stretch,

@@ -2,7 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { requester } from '../../../test/helpers/requests.ts';
-import { NOT_FOUND_ANSWER } from '../ai/engine.ts';
+import { notFoundAnswer } from '../ai/engine.ts';
+
+/** Nothing in the test's organization says any of the words of "What is the oxygen supply plan for the Mars colony?". */
+const MARS_UNKNOWN = notFoundAnswer(['oxygen', 'supply', 'plan', 'Mars', 'colony']);
+
 import { anyId, isoDate, parseEvents, postVideo, ROADMAP } from './test-support.ts';
 
 const streaming = { accept: 'text/event-stream' };
@@ -90,7 +94,7 @@ describe('chat answers as server-sent events (local engine)', () => {
     expect(response.statusCode).toBe(201);
     const events = parseEvents(response.body);
     const tokens = events.filter((event) => event.event === 'token');
-    expect(tokens.map((event) => (event.data as { text: string }).text).join('')).toBe(NOT_FOUND_ANSWER);
+    expect(tokens.map((event) => (event.data as { text: string }).text).join('')).toBe(MARS_UNKNOWN);
     expect(events.at(-1)).toStrictEqual({
       event: 'done',
       data: {
@@ -99,11 +103,11 @@ describe('chat answers as server-sent events (local engine)', () => {
           content: 'What is the oxygen supply plan for the Mars colony?',
         }),
         assistantMessage: expect.objectContaining({
-          content: NOT_FOUND_ANSWER,
+          content: MARS_UNKNOWN,
           answered: false,
           citations: [],
         }),
-        message: expect.objectContaining({ content: NOT_FOUND_ANSWER }),
+        message: expect.objectContaining({ content: MARS_UNKNOWN }),
       },
     });
     expect(events.filter((event) => event.event === 'citation')).toStrictEqual([]);

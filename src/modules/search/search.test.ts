@@ -161,6 +161,29 @@ describe('GET /search', () => {
     expect(moment).toMatchObject({ start: 8, end: 19.5, speaker: 'Bob' });
   });
 
+  it('reads typographic punctuation as punctuation, in transcripts and in queries', async () => {
+    const reader = await signUpUser(ctx().app, { name: 'Tia Typist' });
+    const said = await meetingOf(
+      reader,
+      'Sync one',
+      'Northwind’s “single sign-on” deadline—the end of March… then SCIM.',
+    );
+    // Each word is found by itself, and a query typed with a curly apostrophe finds the word.
+    for (const q of [
+      'Northwind',
+      'single',
+      'deadline',
+      'March',
+      'SCIM',
+      'Northwind’s deadline',
+      '“sign-on”',
+    ]) {
+      const body = await found(reader, q);
+      expect(ids(body), q).toEqual([said]);
+      expect(body.data[0].moments[0].snippet, q).toMatch(/<mark>/);
+    }
+  });
+
   it('honours exclusions, OR and required words; an exclusion applies to each matched title or passage', async () => {
     // The title still says "roadmap" without "battery"; the passage that says both is left out.
     const excluded = await found(t.member, 'roadmap -battery');

@@ -5,7 +5,7 @@ import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.t
 import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
 import { loadTurns, retrieveStretches } from './stretch-retrieval.ts';
 
-const NOTHING = { stretches: [], coverage: 0, judgement: null };
+const NOTHING = { stretches: [], coverage: 0, judgement: null, unsaid: [] };
 
 describe('retrieveStretches', () => {
   const ctx = useTestApp();
@@ -81,7 +81,23 @@ describe('retrieveStretches', () => {
     const foreign = await retrieveStretches(ctx().database.db, question, {
       organizationIds: [outsider.organizationId],
     });
-    expect(foreign).toStrictEqual(NOTHING);
+    // Nothing in the other organization says any of its words.
+    expect(foreign).toStrictEqual({ ...NOTHING, unsaid: ['Professor', 'Danish', 'German', 'models'] });
+  });
+
+  it('names the words of a question that nothing in the organization says, as typed and in order', async () => {
+    const scope = { organizationIds: [owner.organizationId] };
+    const retrieve = (question: string) => retrieveStretches(ctx().database.db, question, scope);
+    const kangaroos = await retrieve('What did the group discuss about kangaroos and the panther?');
+    expect(kangaroos.stretches[0]?.text).toMatch(/panther/i);
+    expect(kangaroos.unsaid).toEqual(['kangaroos']);
+    expect((await retrieve('Wombats, or kangaroos?')).unsaid).toEqual(['Wombats', 'kangaroos']);
+    // A hyphenated word is said when its parts are.
+    expect((await retrieve('What about the panther-drawing? And kangaroo-drawing?')).unsaid).toEqual([
+      'kangaroo-drawing',
+    ]);
+    // A meeting's title says what its transcript may not; how a question is asked is never unsaid.
+    expect((await retrieve('Summarize the discussion of the panther in IS1004a.')).unsaid).toEqual([]);
   });
 
   it('says how little of a question an unrelated scope covers, how much less it suits it, and whom it lacks', async () => {

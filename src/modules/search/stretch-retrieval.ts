@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { QueryEmbedding } from './embeddings.ts';
 import {
+  answerKind,
   cueWords,
   FRAMING_WORDS,
   idf,
@@ -60,6 +61,12 @@ export type StretchRetrieval = {
   coverage: number;
   /** How the scope stands against the whole organization for the question; only when asked (`judgeScope`). */
   judgement: ScopeJudgement | null;
+  /**
+   * Words of the question, as typed, that nothing in the organizations says ("kangaroos" in "What
+   * is the budget for kangaroos?"): what the stretches found cannot be about. Framing words and
+   * the names of speakers are never among them.
+   */
+  unsaid: string[];
 };
 
 /** Whether the question is about this scope at all, or about another part of the organization. */
@@ -84,11 +91,25 @@ export type ScopeJudgement = {
   namesAbsentSpeakers: boolean;
 };
 
-type Analysis = { lexemes: string[]; framing: string[]; organizationIdf: Record<string, number> };
+/** A word as typed ("kangaroos", "Paul-Hus", "don't"), as `analyse` reads them in SQL. */
+export const TYPED_WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+
+/** A word of the question as typed, and its stem. */
+type TypedWord = { word: string; lexeme: string };
+
+type Analysis = {
+  lexemes: string[];
+  framing: string[];
+  organizationIdf: Record<string, number>;
+  /** Words of the question that no transcript, speaker, title or description of the organizations says. */
+  unsaid: TypedWord[];
+};
 
 /**
- * The question's stemmed words, which of them frame it, and the idf over the organizations'
- * passages of each of its words and of the words its kind adds (`cues`).
+ * The question's stemmed words, which of them frame it, the idf over the organizations'
+ * passages of each of its words and of the words its kind adds (`cues`), and which of its words
+ * nothing in the organizations says (a passage names its speakers; a title or description may
+ * say what its transcript does not).
  */
 async function analyse(
   db: Db,
@@ -118,13 +139,28 @@ async function analyse(
           limit ceil(total.n * ${sql.raw(String(COMMON_SHARE))})
         ) capped
       ) held
+    ),
+    typed as (
+      select distinct on (lexeme) typed.match[1] as word, lexeme, typed.at
+      from regexp_matches(${question}, '[[:alnum:]]+(?:[''’-][[:alnum:]]+)*', 'g') with ordinality as typed(match, at)
+      cross join unnest(tsvector_to_array(to_tsvector('english', typed.match[1]))) as lexeme
+      order by lexeme, typed.at
     )
     select
       coalesce((select array_agg(lexeme order by lexeme) from question), '{}') as lexemes,
+      coalesce((
+        select json_agg(json_build_object('word', t.word, 'lexeme', t.lexeme) order by t.at)
+        from typed t join counted c using (lexeme)
+        -- A hyphenated word counts by its parts: "Bayes-net" is said where "Bayes - net" is.
+        where c.holding = 0 and position('-' in t.lexeme) = 0 and not exists (
+          select 1 from videos v
+          where v.organization_id = any(${sql.param(organizationIds)}::uuid[]) and not v.is_deleted
+            and v.search @@ quote_literal(t.lexeme)::tsquery)
+      ), '[]') as unsaid,
       array(select unnest(tsvector_to_array(to_tsvector('english', ${FRAMING_WORDS})))) as framing,
       coalesce((select json_object_agg(lexeme, ln(1 + (n - holding + 0.5) / (holding + 0.5))) from counted), '{}')
         as "organizationIdf"`);
-  return rows[0] ?? { lexemes: [], framing: [], organizationIdf: {} };
+  return rows[0] ?? { lexemes: [], framing: [], organizationIdf: {}, unsaid: [] };
 }
 
 /** The videos of a scope small enough to read whole, or null when it is larger. */
@@ -316,11 +352,13 @@ export async function retrieveStretches(
     judgeScope = false,
   }: { limit?: number; queryEmbedding?: QueryEmbedding; judgeScope?: boolean } = {},
 ): Promise<StretchRetrieval> {
-  const none: StretchRetrieval = { stretches: [], coverage: 0, judgement: null };
-  if (scope.organizationIds.length === 0 || (scope.videoIds && scope.videoIds.length === 0)) return none;
+  const nothing: StretchRetrieval = { stretches: [], coverage: 0, judgement: null, unsaid: [] };
+  if (scope.organizationIds.length === 0 || (scope.videoIds && scope.videoIds.length === 0)) return nothing;
   const cues = cueWords(question);
   const analysis = await analyse(db, question, cues, scope.organizationIds);
-  if (analysis.lexemes.length === 0) return none;
+  if (analysis.lexemes.length === 0) return nothing;
+  const framing = new Set(analysis.framing);
+  const none = { ...nothing, unsaid: unsaidContent(analysis, question, framing) };
 
   // The turns are read for the question's words and those its kind adds.
   const wanted = [...new Set([...analysis.lexemes, ...cues])];
@@ -340,7 +378,6 @@ export async function retrieveStretches(
     ({ turns, meetings } = await loadTurns(db, wanted, mergedRanges(passages)));
   }
   const organizationIdf = (lexeme: string) => analysis.organizationIdf[lexeme] ?? 0;
-  const framing = new Set(analysis.framing);
   // Independent lookups: one round trip's wait, not two.
   const [speakers, titleWords] = await Promise.all([
     speakerNames(db, turns),
@@ -373,7 +410,28 @@ export async function retrieveStretches(
     stretches: ranked.map((stretch) => present(stretch, meetings)),
     coverage: Math.max(0, ...ranked.map((stretch) => coverageOf(stretch, weighed.content, organizationIdf))),
     judgement: await judgement,
+    unsaid: none.unsaid,
   };
+}
+
+/** Words that stand for whoever or whatever ("Did anyone disagree?"): they name nothing to find. */
+const INDEFINITE = /^(?:any|every|some|no)(?:one|body|thing)$/i;
+
+/**
+ * The question's unsaid words that say what it is about, once each: not how it is asked
+ * ("discuss"), the kind words every question shares, nor "anyone".
+ */
+function unsaidContent(analysis: Analysis, question: string, framing: Set<string>) {
+  const light = new Set(answerKind(question)?.light);
+  return [
+    ...new Set(
+      analysis.unsaid
+        .filter(
+          (typed) => !framing.has(typed.lexeme) && !light.has(typed.lexeme) && !INDEFINITE.test(typed.word),
+        )
+        .map((typed) => typed.word),
+    ),
+  ];
 }
 
 /** The share of the content words' organization-wide weight that a stretch says. */
