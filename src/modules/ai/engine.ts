@@ -78,6 +78,14 @@ export const unmentioned = (unsaid: string[]) =>
 export const notFoundAnswer = (unsaid: string[] = []) =>
   unsaid.length === 0 ? NOT_FOUND_ANSWER : `I don't know: ${unmentioned(unsaid).replace(/^N/, 'n')}`;
 
+/** An answer that does not answer: nothing cited, with how much of the question was covered. */
+export const notFound = (unsaid: string[] = [], confidence = 0): EngineAnswer => ({
+  answer: notFoundAnswer(unsaid),
+  answered: false,
+  confidence,
+  citations: [],
+});
+
 /** What an answer says when there is nothing to answer from: no transcript in the scope at all. */
 export const NO_RECORDINGS_ANSWER =
   'There are no transcribed recordings here yet: add a video with a transcript (POST /videos, or PUT /videos/{id}/transcript) and ask again.';

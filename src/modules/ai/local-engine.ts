@@ -3,14 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { answerKind, FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
 import { kindAnswers } from './answer-kinds.ts';
 import { asTimeline, changeOf, dayWriter, meetingOf, spansDays } from './answer-timeline.ts';
-import {
-  type AnswerEngine,
-  type Citation,
-  type EngineAnswer,
-  notFoundAnswer,
-  type Source,
-  unmentioned,
-} from './engine.ts';
+import { type AnswerEngine, type Citation, notFound, type Source, unmentioned } from './engine.ts';
 import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } from './excerpts.ts';
 import { namedDays } from './named-days.ts';
 import { introduced, reportedSpeech, reportingVerb } from './reported-speech.ts';
@@ -97,13 +90,6 @@ function sentencesOf(sources: Source[]): Omit<Sentence, 'lexemes'>[] {
     ),
   );
 }
-
-const notFound = (unsaid: string[]): EngineAnswer => ({
-  answer: notFoundAnswer(unsaid),
-  answered: false,
-  confidence: 0,
-  citations: [],
-});
 
 /**
  * What the answer takes from a source as a person reporting a meeting writes it: tidied, in

@@ -7,7 +7,7 @@ import {
   citedIn,
   type EngineAnswer,
   MARKERS,
-  notFoundAnswer,
+  notFound,
   type Source,
   unmentioned,
 } from './engine.ts';
@@ -24,13 +24,6 @@ const SYSTEM_PROMPT = [
   `When the sources do not answer the question, reply exactly ${NOT_FOUND_REPLY} and nothing else.`,
   'When the question names something no recording mentions (listed after it), say so first.',
 ].join('\n');
-
-const notFound = (unsaid: string[]): EngineAnswer => ({
-  answer: notFoundAnswer(unsaid),
-  answered: false,
-  confidence: 0,
-  citations: [],
-});
 
 function userPrompt(question: string, sources: Source[], unsaid: string[]): string {
   const passages = sources.map(
@@ -200,7 +193,7 @@ export function createOpenAiEngine(settings: Config['ai']): OpenAiEngine {
     name: 'openai',
     async answer(input) {
       const { sources, unsaid } = input;
-      if (sources.length === 0) return notFound(unsaid ?? []);
+      if (sources.length === 0) return notFound(unsaid);
       let reply: unknown;
       try {
         const completion = await client.chat.completions.create({
@@ -216,7 +209,7 @@ export function createOpenAiEngine(settings: Config['ai']): OpenAiEngine {
     },
     async answerStream(input, onToken) {
       const { sources, unsaid } = input;
-      if (sources.length === 0) return notFound(unsaid ?? []);
+      if (sources.length === 0) return notFound(unsaid);
       let reply = '';
       const tokens = tokenFilter(new Set(sources.map((source) => source.number)), onToken);
       try {

@@ -13,8 +13,7 @@ import {
   type AnswerEngine,
   type EngineAnswer,
   NO_RECORDINGS_ANSWER,
-  NOT_FOUND_ANSWER,
-  notFoundAnswer,
+  notFound,
   numberedByAppearance,
 } from './engine.ts';
 import { followUpQuestions } from './follow-ups.ts';
@@ -52,13 +51,6 @@ export const answersFromScope = (coverage: number, judgement: ScopeJudgement) =>
   judgement.likelihoodGap / Math.sqrt(Math.max(1, judgement.contentWords)) +
     STANDING_WEIGHT * judgement.standing >=
     MIN_EVIDENCE;
-
-const nothingFound: EngineAnswer = {
-  answer: NOT_FOUND_ANSWER,
-  answered: false,
-  confidence: 0,
-  citations: [],
-};
 
 /**
  * The question's stemmed words, sorted and without stop words: "What did we decide on pricing?"
@@ -114,19 +106,15 @@ export async function answerQuestion(
   const unsaid = found.unsaid.filter((word) => asked.has(word));
   if (stretches.length === 0) {
     return (await holdsTranscripts(context, input.scope))
-      ? { ...nothingFound, answer: notFoundAnswer(unsaid) }
-      : { ...nothingFound, answer: NO_RECORDINGS_ANSWER };
+      ? notFound(unsaid)
+      : { ...notFound(), answer: NO_RECORDINGS_ANSWER };
   }
   if (
     !judgement ||
     judgement.namesAbsentSpeakers ||
     (!queryEmbedding && !answersFromScope(coverage, judgement))
   ) {
-    return {
-      ...nothingFound,
-      answer: notFoundAnswer(unsaid),
-      confidence: Math.round(coverage * 1000) / 1000,
-    };
+    return notFound(unsaid, Math.round(coverage * 1000) / 1000);
   }
   const result = await engine.answer({
     question: input.question,
