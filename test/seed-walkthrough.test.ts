@@ -291,8 +291,29 @@ describe('the seeded demo, on first contact', () => {
       'Lena, could you collect the five most recent requests so they had the exact wording? Lena Fischer said yes, by Friday the ninth.',
     );
     expect(offline.answer).not.toMatch(/search v2/i);
+    // After an event: the tasks of the meeting its title names, though none says "outage".
+    const afterOutage = await ask('What are the next steps after the outage?');
+    expect(afterOutage.answer).toMatch(
+      /^Action items about the outage, latest meeting first: On January 16, in “Incident retrospective: search outage of January 14”: Daniel Okafor, by January 23: “One: every migration/,
+    );
     const kangaroos = await ask('Any action items about kangaroos?');
     expect(kangaroos.answered).toBe(false);
+  });
+
+  it('answers "how did we notice…" with how the problem came to light', async () => {
+    // The page need not say "outage": the retrospective's title does.
+    expect((await ask('How did we notice the search outage?')).answer).toMatch(
+      /^Tom Becker said at ten twenty the on-call, that was them, got paged for the error rate\. \[1\]/,
+    );
+  });
+
+  it('answers "what changed after…" with what was decided and taken on about it', async () => {
+    const changed = await ask('What changed after the outage?');
+    expect(changed.answer).toMatch(
+      /^Decisions and action items about the outage, latest meeting first: On January 16, in “Incident retrospective: search outage of January 14”: Action item: Daniel Okafor, by January 23: /,
+    );
+    expect(changed.answer).toContain('Decision: the batch does not start before the lock alert is live.');
+    expect(changed.answer).not.toContain('Blameless as always');
   });
 
   it('answers what happened at a meeting named by its title from that meeting alone, once its knowledge is in', async () => {

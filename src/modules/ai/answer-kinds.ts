@@ -40,6 +40,9 @@ const PROBLEM =
  */
 const FINDING =
   /\b(?:(?:first|second|third|fourth|main|key|one|another|last|other) finding|findings?:|found (?:that|out)|we found|turns? out|turned out|(?:showed|shows) (?:that|us)|root cause|contributing factor|lessons? learned)\b/i;
+/** How a problem came to light: "got paged", "the alert fired", "the dashboards showed", "customers reported". */
+const DETECTION =
+  /\b(?:paged|alert(?:ed|s)? (?:fired|went off)|alarms? (?:fired|went off)|dashboards? showed|noticed|spotted|detected|caught it|(?:customers?|users?) (?:reported|complained|wrote in)|were on chat)\b/i;
 /** How far before a decision (in turns) the problem it answers may be raised. */
 const PROBLEM_TURNS = 15;
 /** A length of time: "lasted", "took", "forty-seven minutes", "a few weeks". */
@@ -194,6 +197,12 @@ type Naming = 'sentence' | 'sentence or title' | 'none';
  */
 const ANSWERS: Record<AnswerKind['name'], { finds: Finder; naming: Naming; exclusive: boolean }> = {
   cause: { finds: causing, naming: 'sentence or title', exclusive: false },
+  // "Got paged for the error rate" need not say "outage": the retrospective's title does.
+  detection: {
+    finds: stating((text) => DETECTION.test(text)),
+    naming: 'sentence or title',
+    exclusive: false,
+  },
   // A finding need not name the matter ("Of the twenty admins, fourteen closed the panel"): the
   // best source's meeting is the study or the review asked about.
   finding: { finds: stating((text) => FINDING.test(text)), naming: 'none', exclusive: false },

@@ -5,6 +5,7 @@ import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
 import { citationList, type QuotedMeeting, taskLine } from './knowledge-answers.ts';
 import {
+  changedAfterMatter,
   type HeldWindow,
   type KnowledgeListQuestion,
   knowledgeListQuestion,
@@ -208,6 +209,30 @@ export async function knowledgeList(
   const listed = written(`${names.plural}${about}${held}, latest meeting first:`, items, false);
   const note = unreadNote(await meetingsHeld(db, scope, window), names.plural.toLowerCase());
   return { ...listed, answer: listed.answer + note };
+}
+
+/**
+ * The answer to "what changed after <matter>?": the decisions and action items that name it, or
+ * that a meeting whose title names it recorded ("Incident retrospective: search outage"), latest
+ * meeting first; null when the question is not one or nothing stored names it.
+ */
+export async function changesAfter(
+  db: Db,
+  question: string,
+  scope: RetrievalScope,
+): Promise<EngineAnswer | null> {
+  const matter = changedAfterMatter(question);
+  if (!matter) return null;
+  const items = await itemsOf(db, scope, {
+    kinds: ['decision', 'action_item'],
+    window: null,
+    matter,
+    byTitle: true,
+  });
+  if (items.length === 0) return null;
+  const changes = written(`Decisions and action items about ${matter}, latest meeting first:`, items, true);
+  const note = unreadNote(await meetingsHeld(db, scope, null), 'decisions and action items');
+  return { ...changes, answer: changes.answer + note };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heldWindow, knowledgeListQuestion, statusMatter } from './list-questions.ts';
+import { changedAfterMatter, heldWindow, knowledgeListQuestion, statusMatter } from './list-questions.ts';
 
 /** A Friday. */
 const NOW = new Date('2026-11-27T12:00:00Z');
@@ -23,6 +23,7 @@ describe('questions that ask for a list of decisions, open questions or action i
     ['What are the action items for the job queue?', 'action_item', 'the job queue'],
     ['Any next steps on SAML?', 'action_item', 'SAML'],
     ['What are the open questions about staging?', 'question', 'staging'],
+    ['What are the next steps after the outage?', 'action_item', 'the outage'],
   ])('reads %s as a list about a matter', (question, kind, matter) => {
     expect(knowledgeListQuestion(question, NOW)).toEqual({ kind, window: null, matter });
   });
@@ -116,5 +117,17 @@ describe('questions that ask for a list of decisions, open questions or action i
     ['Status page: who updates it?', null],
   ])('reads the matter of a status question: %s', (question, matter) => {
     expect(statusMatter(question)).toBe(matter);
+  });
+
+  it.each([
+    ['What changed after the outage?', 'the outage'],
+    ['What did we change following the incident on January 14?', 'the incident on January 14'],
+    ['What has changed after the design review', 'the design review'],
+    // How a decision changed is retrieval's (answer-timeline.ts); "since" names days, not a matter.
+    ['What changed about search v2?', null],
+    ['What changed since the design review?', null],
+    ['Why did search v2 change after the load test?', null],
+  ])('reads the event a question asks the consequences of: %s', (question, matter) => {
+    expect(changedAfterMatter(question)).toBe(matter);
   });
 });

@@ -119,11 +119,22 @@ const ASKS_STATUS =
 export const statusMatter = (question: string) => question.match(ASKS_STATUS)?.[1] ?? null;
 
 /**
+ * "What changed after the outage?", "What did we change following the incident?": the event
+ * whose consequences — what was decided and taken on about it — the question asks for, as said;
+ * null when it asks something else. "What changed about search v2?" asks how a decision changed
+ * (answer-timeline.ts); "since the design review" asks for days after a meeting, not its matter.
+ */
+const ASKS_CHANGES_AFTER =
+  /^\s*what (?:has |have )?(?:changed|did (?:we|they|you|the team) change|(?:are|were) (?:we|they) changing|will change)\s+(?:after|following)\s+(.+?)[\s?.!]*$/i;
+
+export const changedAfterMatter = (question: string) => question.match(ASKS_CHANGES_AFTER)?.[1] ?? null;
+
+/**
  * The matter a list of action items or open questions is asked about, at the end of the question:
- * "…for the job queue", "…about staging". Decisions about a matter are retrieval's to answer: it
+ * "…for the job queue", "…about staging", "…after the outage" (its meeting's title may name it). Decisions about a matter are retrieval's to answer: it
  * tells a decision with what later meetings changed (answer-timeline.ts).
  */
-const ABOUT_MATTER = /\s(?:for|about|on|regarding|concerning|around)\s+([^?.!]+?)[\s?.!]*$/i;
+const ABOUT_MATTER = /\s(?:for|about|on|regarding|concerning|around|after|following)\s+([^?.!]+?)[\s?.!]*$/i;
 
 const wordsOf = (text: string) =>
   text

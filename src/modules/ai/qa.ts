@@ -17,7 +17,7 @@ import {
   numberedByAppearance,
 } from './engine.ts';
 import { followUpQuestions } from './follow-ups.ts';
-import { knowledgeList, matterStatus } from './knowledge-lists.ts';
+import { changesAfter, knowledgeList, matterStatus } from './knowledge-lists.ts';
 import { meetingOverview } from './meeting-overview.ts';
 import { ownTasks } from './own-tasks.ts';
 import { personTasks, whoIs } from './people.ts';
@@ -87,6 +87,7 @@ export async function answerQuestion(
     (await personTasks(context.db, input.question, input.scope)) ||
     (await knowledgeList(context.db, input.question, input.scope, context.clock.now())) ||
     (await matterStatus(context.db, input.question, input.scope)) ||
+    (await changesAfter(context.db, input.question, input.scope)) ||
     (await whoIs(context.db, input.question, input.scope)) ||
     (await personSaid(context.db, input.question, input.scope)) ||
     (await meetingOverview(context.db, input.question, input.scope)) ||

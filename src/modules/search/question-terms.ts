@@ -17,7 +17,8 @@ export const FRAMING_WORDS =
 export const FRAMING_WEIGHT = 0.2;
 /**
  * What a question's kind asks for, beyond its words: where a "why" is answered a cause is given,
- * where "what did we learn…" a finding is stated, where a "how long" is answered a duration,
+ * where "how was it detected" a page, an alert or a dashboard is said, where "what did we
+ * learn…" a finding is stated, where a "how long" is answered a duration,
  * where "what did we decide" a decision is stated, where "who owns…" someone takes a task on,
  * where "when…" a day or a time is said, where "what are the open questions…" a question is
  * asked, where "what are the next steps…" a task is taken on.
@@ -28,7 +29,16 @@ export const FRAMING_WEIGHT = 0.2;
  * english configuration.)
  */
 export type AnswerKind = {
-  name: 'cause' | 'finding' | 'duration' | 'decision' | 'owner' | 'time' | 'open question' | 'action';
+  name:
+    | 'cause'
+    | 'detection'
+    | 'finding'
+    | 'duration'
+    | 'decision'
+    | 'owner'
+    | 'time'
+    | 'open question'
+    | 'action';
   asks: RegExp;
   cues: string[];
   light: string[];
@@ -45,6 +55,14 @@ const ANSWER_KINDS: AnswerKind[] = [
     asks: /^\W*why\b|\b(?:what|which) (?:was|were|is|are) the (?:main |real )?(?:root )?(?:causes?|reasons?)\b|\bwhat caused\b|\bfor what reason\b|\bhow come\b|^\W*how did\b[^?]*\b(?:start|begin|happen)\b/i,
     cues: ['caus', 'reason', 'root', 'due'],
     light: [],
+  },
+  {
+    // "How was the outage detected?", "How did we notice…", "How did we find out about…", "Who
+    // spotted it?": how a problem came to light — a page, an alert, a dashboard, a customer.
+    name: 'detection',
+    asks: /^\W*how (?:was|were|did|do|does|is) (?:\w+ ){0,5}(?:detected|detect|noticed|notice|discovered|discover|spotted|spot|caught|catch|found out|find out)\b|^\W*who (?:noticed|spotted|caught|discovered|detected|found)\b/i,
+    cues: ['page', 'alert', 'alarm', 'notic', 'dashboard', 'monitor'],
+    light: ['detect', 'notic', 'discov', 'spot', 'caught', 'catch', 'found', 'find'],
   },
   {
     // "What did we learn from the outage?", "What lessons did we learn…", "What did Priya find in
