@@ -212,27 +212,38 @@ export async function knowledgeList(
 }
 
 /**
+ * The stored items of `kinds` about a matter, in all the scope's meetings, as one answer under
+ * `heading` (`listed`: what the unread-meetings note calls them); null when none names it.
+ */
+async function matterItems(
+  db: Db,
+  scope: RetrievalScope,
+  query: { kinds: ListedKind[]; matter: string; byTitle: boolean },
+  heading: string,
+  listed: string,
+): Promise<EngineAnswer | null> {
+  const items = await itemsOf(db, scope, { ...query, window: null });
+  if (items.length === 0) return null;
+  const answer = written(heading, items, true);
+  const note = unreadNote(await meetingsHeld(db, scope, null), listed);
+  return { ...answer, answer: answer.answer + note };
+}
+
+/**
  * The answer to "what changed after <matter>?": the decisions and action items that name it, or
  * that a meeting whose title names it recorded ("Incident retrospective: search outage"), latest
  * meeting first; null when the question is not one or nothing stored names it.
  */
-export async function changesAfter(
-  db: Db,
-  question: string,
-  scope: RetrievalScope,
-): Promise<EngineAnswer | null> {
+export async function changesAfter(db: Db, question: string, scope: RetrievalScope) {
   const matter = changedAfterMatter(question);
   if (!matter) return null;
-  const items = await itemsOf(db, scope, {
-    kinds: ['decision', 'action_item'],
-    window: null,
-    matter,
-    byTitle: true,
-  });
-  if (items.length === 0) return null;
-  const changes = written(`Decisions and action items about ${matter}, latest meeting first:`, items, true);
-  const note = unreadNote(await meetingsHeld(db, scope, null), 'decisions and action items');
-  return { ...changes, answer: changes.answer + note };
+  return matterItems(
+    db,
+    scope,
+    { kinds: ['decision', 'action_item'], matter, byTitle: true },
+    `Decisions and action items about ${matter}, latest meeting first:`,
+    'decisions and action items',
+  );
 }
 
 /**
@@ -241,20 +252,14 @@ export async function changesAfter(
  * A meeting's title does not stand for its items here: "the onboarding checklist" would list the
  * design review's and leave out the later meetings' "the checklist is on hold", the state that stands.
  */
-export async function matterStatus(
-  db: Db,
-  question: string,
-  scope: RetrievalScope,
-): Promise<EngineAnswer | null> {
+export async function matterStatus(db: Db, question: string, scope: RetrievalScope) {
   const matter = statusMatter(question);
   if (!matter) return null;
-  const items = await itemsOf(db, scope, {
-    kinds: ['decision', 'action_item', 'question'],
-    window: null,
-    matter,
-  });
-  if (items.length === 0) return null;
-  const status = written(`The latest on ${matter}, latest meeting first:`, items, true);
-  const note = unreadNote(await meetingsHeld(db, scope, null), 'decisions, action items and questions');
-  return { ...status, answer: status.answer + note };
+  return matterItems(
+    db,
+    scope,
+    { kinds: ['decision', 'action_item', 'question'], matter, byTitle: false },
+    `The latest on ${matter}, latest meeting first:`,
+    'decisions, action items and questions',
+  );
 }
