@@ -131,8 +131,9 @@ export const changedAfterMatter = (question: string) => question.match(ASKS_CHAN
 
 /**
  * The matter a list of action items or open questions is asked about, at the end of the question:
- * "…for the job queue", "…about staging", "…after the outage" (its meeting's title may name it). Decisions about a matter are retrieval's to answer: it
- * tells a decision with what later meetings changed (answer-timeline.ts).
+ * "…for the job queue", "…about staging", "…after the outage" (its meeting's title may name it).
+ * Decisions about a matter are retrieval's to answer: it tells a decision with what later meetings
+ * changed (answer-timeline.ts).
  */
 const ABOUT_MATTER = /\s(?:for|about|on|regarding|concerning|around|after|following)\s+([^?.!]+?)[\s?.!]*$/i;
 

@@ -58,9 +58,10 @@ const ANSWER_KINDS: AnswerKind[] = [
   },
   {
     // "How was the outage detected?", "How did we notice…", "How did we find out about…", "Who
-    // spotted it?": how a problem came to light — a page, an alert, a dashboard, a customer.
+    // spotted it?": how a problem came to light — a page, an alert, a dashboard, a customer. Not
+    // "How do we detect…", which asks for a design.
     name: 'detection',
-    asks: /^\W*how (?:was|were|did|do|does|is) (?:\w+ ){0,5}(?:detected|detect|noticed|notice|discovered|discover|spotted|spot|caught|catch|found out|find out)\b|^\W*who (?:noticed|spotted|caught|discovered|detected|found)\b/i,
+    asks: /^\W*how (?:was|were|did) (?:\w+ ){0,5}(?:detected|detect|noticed|notice|discovered|discover|spotted|spot|caught|catch|found out|find out)\b|^\W*who (?:noticed|spotted|caught|discovered|detected|found)\b/i,
     cues: ['page', 'alert', 'alarm', 'notic', 'dashboard', 'monitor'],
     light: ['detect', 'notic', 'discov', 'spot', 'caught', 'catch', 'found', 'find'],
   },
