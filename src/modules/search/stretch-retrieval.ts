@@ -358,7 +358,8 @@ export async function retrieveStretches(
   const analysis = await analyse(db, question, cues, scope.organizationIds);
   if (analysis.lexemes.length === 0) return nothing;
   const framing = new Set(analysis.framing);
-  const none = { ...nothing, unsaid: unsaidContent(analysis, question, framing) };
+  const unsaid = unsaidContent(analysis, question, framing);
+  const none = { ...nothing, unsaid };
 
   // The turns are read for the question's words and those its kind adds.
   const wanted = [...new Set([...analysis.lexemes, ...cues])];
@@ -410,7 +411,7 @@ export async function retrieveStretches(
     stretches: ranked.map((stretch) => present(stretch, meetings)),
     coverage: Math.max(0, ...ranked.map((stretch) => coverageOf(stretch, weighed.content, organizationIdf))),
     judgement: await judgement,
-    unsaid: none.unsaid,
+    unsaid,
   };
 }
 
