@@ -417,6 +417,11 @@ describe('the seeded demo, on first contact', () => {
     expect(moved.assistantMessage.content).toMatch(
       /^On January 12, Maya Chen said search v2 moves to February 13/,
     );
+    // A word no meeting says is named once, when it is asked, not again in each follow-up.
+    const kangaroos = await chat('What is the budget for kangaroos?');
+    expect(kangaroos.assistantMessage.content).toMatch(/^No recording you can access mentions “kangaroos”\./);
+    const following = await chat('And for search?', kangaroos.conversationId);
+    expect(following.assistantMessage.content).not.toMatch(/kangaroos/);
   });
 
   it('answers "what did Jonas say?" with what Jonas said, not with others mentioning him', async () => {

@@ -6,7 +6,7 @@ import { recordActivity } from '../activity/service.ts';
 import type { AuthUser } from '../auth/sessions.ts';
 import { embedQuery } from '../search/embeddings.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
-import { retrieveStretches, type ScopeJudgement, TYPED_WORD } from '../search/stretch-retrieval.ts';
+import { retrieveStretches, type ScopeJudgement } from '../search/stretch-retrieval.ts';
 import { askedBefore } from './asked-before.ts';
 import { chargeCredits, creditsFor, requireCredits } from './budget.ts';
 import {
@@ -100,11 +100,10 @@ export async function answerQuestion(
     limit: SOURCES,
     queryEmbedding,
     judgeScope: true,
+    // The question's own words only: an earlier question's were named when it was answered.
+    asked: input.question,
   });
-  const { stretches, coverage, judgement } = found;
-  // The question's own words only: an earlier question's were named when it was answered.
-  const asked = new Set(input.question.match(TYPED_WORD));
-  const unsaid = found.unsaid.filter((word) => asked.has(word));
+  const { stretches, coverage, judgement, unsaid } = found;
   if (stretches.length === 0) {
     return (await holdsTranscripts(context, input.scope))
       ? notFound(unsaid)

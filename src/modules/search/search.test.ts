@@ -43,6 +43,20 @@ describe('GET /search', () => {
       })
     ).id as string;
 
+  /** A meeting of the team's organization saying `turns` (`[mm:ss] Speaker: words`), and a
+   * function reading the moments a viewer's search shows in it. */
+  const teamMeeting = async (title: string, duration: string, turns: string[]) => {
+    const { id } = await post(t.member, '/videos', {
+      organizationId: t.organizationId,
+      title,
+      duration,
+      transcript: turns.join('\n'),
+    });
+    return async (q: string) =>
+      ((await found(t.viewer, q)).data.find((result: { id: string }) => result.id === id)?.moments ??
+        []) as Array<{ start: number; speaker: string | null }>;
+  };
+
   beforeAll(async () => {
     t = await team(ctx());
     outsider = await signUpUser(ctx().app, { name: 'Otto Outsider' });
@@ -104,20 +118,11 @@ describe('GET /search', () => {
   });
 
   it('opens a moment for words where they are said, and for a question at the turn after the one raising it', async () => {
-    const id = (
-      await post(t.member, '/videos', {
-        organizationId: t.organizationId,
-        title: 'Wildlife cameras',
-        duration: '0:40',
-        transcript: [
-          '[00:00:00] Ann: Next, the heron camera.',
-          '[00:00:10] Bob: The heron camera broke in the storm, so we ordered another one.',
-          '[00:00:20] Ann: Fine.',
-        ].join('\n'),
-      })
-    ).id as string;
-    const momentsOf = async (q: string) =>
-      (await found(t.viewer, q)).data.find((result: { id: string }) => result.id === id)?.moments;
+    const momentsOf = await teamMeeting('Wildlife cameras', '0:40', [
+      '[00:00:00] Ann: Next, the heron camera.',
+      '[00:00:10] Bob: The heron camera broke in the storm, so we ordered another one.',
+      '[00:00:20] Ann: Fine.',
+    ]);
     expect(await momentsOf('heron camera')).toMatchObject([{ start: 0, speaker: 'Ann' }]);
     expect(await momentsOf('What happened to the heron camera?')).toMatchObject([
       { start: 10, speaker: 'Bob' },
@@ -125,28 +130,16 @@ describe('GET /search', () => {
   });
 
   it('opens a moment of a "why" question where the cause is given, as QA\'s retrieval reads it', async () => {
-    const id = (
-      await post(t.member, '/videos', {
-        organizationId: t.organizationId,
-        title: 'Wildlife cameras, again',
-        duration: '1:30',
-        transcript: [
-          '[00:00:00] Ann: The heron camera is offline again.',
-          '[00:00:10] Bob: I went out to the heron camera on Monday.',
-          '[00:00:20] Cy: Did you bring the spare lens?',
-          '[00:00:30] Bob: Yes, and the spare cable.',
-          '[00:00:40] Cy: Good, the old cable was worn.',
-          '[00:00:50] Dee: The budget for new cables is fine.',
-          '[00:01:00] Bob: The root cause was water in the housing.',
-          '[00:01:10] Ann: Then we seal the housing.',
-        ].join('\n'),
-      })
-    ).id as string;
-    const momentsOf = async (q: string) =>
-      ((await found(t.viewer, q)).data.find((result: { id: string }) => result.id === id)?.moments ??
-        []) as Array<{
-        start: number;
-      }>;
+    const momentsOf = await teamMeeting('Wildlife cameras, again', '1:30', [
+      '[00:00:00] Ann: The heron camera is offline again.',
+      '[00:00:10] Bob: I went out to the heron camera on Monday.',
+      '[00:00:20] Cy: Did you bring the spare lens?',
+      '[00:00:30] Bob: Yes, and the spare cable.',
+      '[00:00:40] Cy: Good, the old cable was worn.',
+      '[00:00:50] Dee: The budget for new cables is fine.',
+      '[00:01:00] Bob: The root cause was water in the housing.',
+      '[00:01:10] Ann: Then we seal the housing.',
+    ]);
     // "Root cause" says no word of the question; the question's kind adds it (question-terms.ts).
     expect((await momentsOf('Why is the heron camera offline?')).map((moment) => moment.start)).toContain(60);
     expect((await momentsOf('heron camera offline')).map((moment) => moment.start)).not.toContain(60);

@@ -91,9 +91,6 @@ export type ScopeJudgement = {
   namesAbsentSpeakers: boolean;
 };
 
-/** A word as typed ("kangaroos", "Paul-Hus", "don't"), as `analyse` reads them in SQL. */
-export const TYPED_WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
-
 /** A word of the question as typed, and its stem. */
 type TypedWord = { word: string; lexeme: string };
 
@@ -107,14 +104,13 @@ type Analysis = {
 
 /**
  * The question's stemmed words, which of them frame it, the idf over the organizations'
- * passages of each of its words and of the words its kind adds (`cues`), and which of its words
- * nothing in the organizations says (a passage names its speakers; a title or description may
- * say what its transcript does not).
+ * passages of each of its words and of the words its kind adds (`cues`), and which words of
+ * `asked` (the question, or the part of it the asker just typed) nothing in the organizations
+ * says (a passage names its speakers; a title or description may say what its transcript does not).
  */
 async function analyse(
   db: Db,
-  question: string,
-  cues: string[],
+  { question, asked, cues }: { question: string; asked: string; cues: string[] },
   organizationIds: string[],
 ): Promise<Analysis> {
   const { rows } = await db.execute<Analysis>(sql`
@@ -142,7 +138,7 @@ async function analyse(
     ),
     typed as (
       select distinct on (lexeme) typed.match[1] as word, lexeme, typed.at
-      from regexp_matches(${question}, '[[:alnum:]]+(?:[''’-][[:alnum:]]+)*', 'g') with ordinality as typed(match, at)
+      from regexp_matches(${asked}, '[[:alnum:]]+(?:[''’-][[:alnum:]]+)*', 'g') with ordinality as typed(match, at)
       cross join unnest(tsvector_to_array(to_tsvector('english', typed.match[1]))) as lexeme
       order by lexeme, typed.at
     )
@@ -341,6 +337,8 @@ function present(stretch: RankedStretch, meetings: Map<string, Meeting>): Retrie
  * covers it (see StretchRetrieval); with `judgeScope`, how the scope stands against the whole
  * organization too (two more reads, for deciding whether to answer). `queryEmbedding` fuses
  * vector ranks into the choice of passages in a larger scope (a scope read whole is ranked by its words).
+ * `asked` is the part of the question whose unsaid words are reported (a follow-up's own words,
+ * not those of the questions it joins): the whole question by default.
  */
 export async function retrieveStretches(
   db: Db,
@@ -350,15 +348,16 @@ export async function retrieveStretches(
     limit = 5,
     queryEmbedding,
     judgeScope = false,
-  }: { limit?: number; queryEmbedding?: QueryEmbedding; judgeScope?: boolean } = {},
+    asked = question,
+  }: { limit?: number; queryEmbedding?: QueryEmbedding; judgeScope?: boolean; asked?: string } = {},
 ): Promise<StretchRetrieval> {
   const nothing: StretchRetrieval = { stretches: [], coverage: 0, judgement: null, unsaid: [] };
   if (scope.organizationIds.length === 0 || (scope.videoIds && scope.videoIds.length === 0)) return nothing;
   const cues = cueWords(question);
-  const analysis = await analyse(db, question, cues, scope.organizationIds);
+  const analysis = await analyse(db, { question, asked, cues }, scope.organizationIds);
   if (analysis.lexemes.length === 0) return nothing;
   const framing = new Set(analysis.framing);
-  const unsaid = unsaidContent(analysis, question, framing);
+  const unsaid = unsaidContent(analysis, asked, framing);
   const none = { ...nothing, unsaid };
 
   // The turns are read for the question's words and those its kind adds.
