@@ -991,7 +991,7 @@ export interface components {
       /** @description 0–1: how much of the question the cited material covers. */
       confidence: number;
       citations: components["schemas"]["CitationInput"][];
-      /** @description Up to 3 questions to ask next that the library answers: raised and answered in the cited meetings, the closest to yours first. */
+      /** @description Up to 3 questions to ask next that the library answers: raised and answered in the cited meetings, sharing a word with yours or raised near a cited moment; those sharing most first, then the nearest. */
       followUpQuestions: string[];
       /** @example local */
       engine: string;
@@ -3446,7 +3446,7 @@ export interface components {
       /** @description 0–1: how much of the question the cited material covers. */
       confidence: number;
       citations: components["schemas"]["Citation"][];
-      /** @description Up to 3 questions to ask next that the library answers: raised and answered in the cited meetings, the closest to yours first. */
+      /** @description Up to 3 questions to ask next that the library answers: raised and answered in the cited meetings, sharing a word with yours or raised near a cited moment; those sharing most first, then the nearest. */
       followUpQuestions: string[];
       /** @example local */
       engine: string;

@@ -94,7 +94,7 @@ describe('the seeded demo, on first contact', () => {
   it('answers a "why" by the turn a decision opening with "then" follows from', async () => {
     const offline = await ask('Why did we postpone offline mode?');
     expect(offline.answer).toMatch(
-      /^On January 5, Lena Fischer said Customers keep asking, but when they dig in, what they actually want was to read a transcript on a plane\. Nobody had asked to record offline\. Maya Chen said then they postpone full offline mode\. \[1\]/,
+      /^On January 5, Lena Fischer said: Customers keep asking, but when they dig in, what they actually want was to read a transcript on a plane\. Nobody had asked to record offline\. Maya Chen said then they postpone full offline mode\. \[1\]/,
     );
   });
 
@@ -361,7 +361,7 @@ describe('the seeded demo, on first contact', () => {
 
     const rollout = await ask('How are things going with Northwind?');
     expect(rollout.answer).toMatch(
-      /^On January 15, Lena Fischer asked: How were things going with the rollout at Northwind\? Sam Whitfield said Mostly well\./,
+      /^On January 15, Lena Fischer asked: How were things going with the rollout at Northwind\? Sam Whitfield said: Mostly well\./,
     );
     const bigOne = rollout.answer.indexOf('Single sign-on was the big one.');
     expect(bigOne).toBeGreaterThan(-1);
@@ -548,16 +548,30 @@ describe('the seeded demo, on first contact', () => {
   it('says first that no meeting mentions a word of the question, then what was said of the rest', async () => {
     const result = await ask('What is the budget for kangaroos?');
     expect(result.answer).toMatch(
-      /^No recording you can access mentions “kangaroos”\. Daniel Okafor said Embedding every transcript segment for Northwind alone would take most of their monthly compute budget/,
+      /^No recording you can access mentions “kangaroos”\. Daniel Okafor said: Embedding every transcript segment for Northwind alone would take most of their monthly compute budget/,
     );
     // A misspelt word is named as typed: the reader sees why the answer may miss.
     const misspelt = await ask('What did Priya say about the onbaording checklist?');
     expect(misspelt.answer).toMatch(
       /^No recording you can access mentions “onbaording”\. On January 8, Priya Raman said/,
     );
-    // Said, however rarely, is no caveat.
+    // Said, however rarely, is no caveat; nor is how a question asks for an amount.
     expect((await ask('What did Priya say about the onboarding checklist?')).answer).toMatch(
       /^On January 8, Priya Raman said/,
     );
+    expect((await ask('How many people use the workspace at Northwind?')).answer).toMatch(
+      /^On January 15, Sam Whitfield said: Mostly well\. They now have about three hundred people in the workspace/,
+    );
+  });
+
+  it('answers who disagreed with someone with the reply to them', async () => {
+    const result = await ask('Who disagreed with Maya?');
+    expect(result.answer).toMatch(
+      /^On January 12, Daniel Okafor said they disagreed, honestly\. If large workspaces get a different ranking/,
+    );
+    expect(result.citations[0]).toMatchObject({
+      speaker: 'Daniel Okafor',
+      videoTitle: 'Weekly product sync — January 12',
+    });
   });
 });

@@ -8,26 +8,48 @@ import { subjectWords } from './word-sets.ts';
 const FOLLOW_UPS = 3;
 /** A meeting question whose words overlap the asked one's this much (Jaccard) is the same question. */
 const SAME_QUESTION = 0.8;
+/** A question raised this close (seconds) to a cited moment is about what the answer cites. */
+const NEAR_SECONDS = 60;
+/** Whom a meeting question was put to ("Tom, does…"): the reader asks the library, not Tom. */
+const ADDRESSEE = /^\p{Lu}\p{Ll}+(?: and \p{Lu}\p{Ll}+)?,\s+(?=\p{Ll})/u;
+
+/** A meeting question as the reader would ask it: without whom it was put to. */
+function asAsked(text: string) {
+  const rest = text.replace(ADDRESSEE, '');
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
 
 /**
  * Questions worth asking next, that the library can answer: questions raised in the cited
- * meetings and answered there, those closest to what was asked first, then in the order they
- * came up. None when nothing was cited — a suggestion should never lead to another "I don't know".
+ * meetings and answered there that share a word with what was asked or were raised near a cited
+ * moment — those sharing most first, then the nearest. None when nothing was cited: a suggestion
+ * should never lead to another "I don't know", nor away from what was asked.
  */
 export async function followUpQuestions(
   db: Db,
   question: string,
-  citedVideoIds: string[],
+  cited: Array<{ videoId: string; start: number }>,
 ): Promise<string[]> {
-  if (citedVideoIds.length === 0) return [];
+  if (cited.length === 0) return [];
   const asked = subjectWords(subjectOf(question));
+  const distance = (videoId: string, start: number) =>
+    Math.min(
+      ...cited
+        .filter((citation) => citation.videoId === videoId)
+        .map((citation) => Math.abs(citation.start - start)),
+    );
   const candidates = await db
-    .select({ text: knowledgeItems.text, subject: knowledgeItems.subject })
+    .select({
+      text: knowledgeItems.text,
+      subject: knowledgeItems.subject,
+      videoId: knowledgeItems.videoId,
+      start: knowledgeItems.start,
+    })
     .from(knowledgeItems)
     .innerJoin(videos, eq(videos.id, knowledgeItems.videoId))
     .where(
       and(
-        inArray(knowledgeItems.videoId, [...new Set(citedVideoIds)]),
+        inArray(knowledgeItems.videoId, [...new Set(cited.map((citation) => citation.videoId))]),
         eq(knowledgeItems.kind, 'question'),
         eq(knowledgeItems.answered, true),
         eq(videos.isDeleted, false),
@@ -37,14 +59,22 @@ export async function followUpQuestions(
     .limit(200);
   const seen = new Set<string>();
   return candidates
-    .map((candidate, order) => {
+    .map((candidate) => {
       const words = subjectWords(candidate.subject);
       const shared = [...words].filter((word) => asked.has(word)).length;
       const union = new Set([...words, ...asked]).size;
-      return { text: candidate.text, shared, sameness: union > 0 ? shared / union : 0, order };
+      return {
+        text: asAsked(candidate.text),
+        shared,
+        sameness: union > 0 ? shared / union : 0,
+        distance: distance(candidate.videoId, candidate.start),
+      };
     })
-    .filter((candidate) => candidate.sameness < SAME_QUESTION)
-    .sort((a, b) => b.shared - a.shared || a.order - b.order)
+    .filter(
+      (candidate) =>
+        candidate.sameness < SAME_QUESTION && (candidate.shared > 0 || candidate.distance <= NEAR_SECONDS),
+    )
+    .sort((a, b) => b.shared - a.shared || a.distance - b.distance)
     .filter((candidate) => {
       const key = candidate.text.toLowerCase();
       if (seen.has(key)) return false;

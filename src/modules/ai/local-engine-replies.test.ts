@@ -19,7 +19,7 @@ describe('local answer engine: a question asked in the meeting, and its reply', 
       ],
     });
     expect(result.answer).toBe(
-      'Maya Chen asked: Which identity provider do you use at Northwind? Sam Whitfield said Okta, with SAML. [1]',
+      'Maya Chen asked: Which identity provider do you use at Northwind? Sam Whitfield said: Okta, with SAML. [1]',
     );
     // One citation, opening at the question; the reply is in the answer, the filler is not.
     expect(result.citations).toMatchObject([{ source: 1, start: 100, speaker: 'Maya Chen' }]);

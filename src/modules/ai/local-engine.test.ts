@@ -197,7 +197,7 @@ describe('local answer engine', () => {
     // A "because" in a weekly sync explains what it follows, not the move.
     const sync = { ...sourceOf(1, 10, 11, said), videoTitle: 'Weekly sync' };
     const moved = await engine().answer({ question: 'Why did search v2 move to February?', sources: [sync] });
-    expect(moved.answer).toBe('Maya said Search v2 moves to February 13. [1]');
+    expect(moved.answer).toBe('Maya said: Search v2 moves to February 13. [1]');
     // The same cause in the meeting about the move answers it.
     const about = { ...sync, videoTitle: 'Why search v2 moves to February' };
     const explained = await engine().answer({
@@ -326,7 +326,7 @@ describe('local answer engine', () => {
       sources: sources.map((source) => ({ ...source, recordedAt: new Date('2026-01-05T09:00:00Z') })),
     });
     expect(sameDay.answer).toMatch(
-      /^Maya said: Decision: the mobile app launches on March 3\. \[1\] Tom said Marketing for the mobile app launch .* \[3\] Lena said /,
+      /^Maya said: Decision: the mobile app launches on March 3\. \[1\] Tom said: Marketing for the mobile app launch .* \[3\] Lena said /,
     );
     expect(sameDay.answer).toMatch(/ See also \[4\], \[5\]\.$/);
     expect(sameDay.answer).not.toMatch(/January/);
@@ -394,7 +394,7 @@ describe('local answer engine', () => {
       ]),
     ];
     const result = await engine().answer({ question: 'What about the onboarding checklist?', sources });
-    expect(result.answer).toBe('Maya said Support says new admins skip half of the setup. [1]');
+    expect(result.answer).toBe('Maya said: Support says new admins skip half of the setup. [1]');
     expect(result.citations[0]?.quote).toBe('Support says new admins skip half of the setup.');
   });
 

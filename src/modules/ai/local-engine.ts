@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { answerKind, FRAMING_WORDS, namedSpeakers } from '../search/question-terms.ts';
+import { answerKind, asksWhoDid, framingWordsOf, namedSpeakers } from '../search/question-terms.ts';
 import { kindAnswers } from './answer-kinds.ts';
 import { asTimeline, changeOf, dayWriter, meetingOf, spansDays } from './answer-timeline.ts';
 import { type AnswerEngine, type Citation, notFound, type Source, unmentioned } from './engine.ts';
@@ -31,6 +31,8 @@ const ANSWER_WORDS = 100;
 const ASKS_WHAT_WAS_ASKED = /\b(?:ask|asks|asked|asking)\b/i;
 /** A word written in lower case. */
 const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}+(?!\p{L})/gu;
+/** A capitalised word inside a sentence, after another word: a name ("we told Northwind"). */
+const NAME_INSIDE = /(?<=[\p{L}\d,;]\s+)\p{Lu}\p{L}*/gu;
 /**
  * The question's and every sentence's stemmed words (english: stop words dropped, "decided" →
  * decid), in one query: PostgreSQL's text search is the language knowledge the engine has.
@@ -39,7 +41,7 @@ const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}+(?!\p{L})/gu;
  */
 async function stem(db: Db, question: string, earlier: string, texts: string[]) {
   const { rows } = await db.execute<{ ord: number; lexemes: string[] }>(sql`
-    with framing as (select tsvector_to_array(to_tsvector('english', ${FRAMING_WORDS})) as lexemes),
+    with framing as (select tsvector_to_array(to_tsvector('english', ${framingWordsOf(question)})) as lexemes),
     asked as (select tsvector_to_array(to_tsvector('english', ${question})) as lexemes),
     content as (
       select array(
@@ -101,7 +103,11 @@ function sentencesOf(sources: Source[]): Omit<Sentence, 'lexemes'>[] {
 function written(
   taken: Sentence[],
   speakerBefore: string | null,
-  voice: { verb: (speaker: string) => string; lowerCase: (word: string) => boolean },
+  voice: {
+    verb: (speaker: string) => string;
+    lowerCase: (word: string) => boolean;
+    isName: (word: string) => boolean;
+  },
   day?: string,
 ) {
   const text = taken
@@ -111,7 +117,7 @@ function written(
       const said = reportedSpeech(ended(sentence.said), sentence.speaker);
       const part =
         speakerChanges && sentence.speaker
-          ? introduced(sentence.speaker, voice.verb(sentence.speaker), said, voice.lowerCase)
+          ? introduced(sentence.speaker, voice.verb(sentence.speaker), said, voice)
           : said;
       if (at > 0 || !day) return part;
       return sentence.speaker ? `On ${day}, ${part}` : `On ${day}: ${part}`;
@@ -227,7 +233,12 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // A reply leads when it says a word of the question or comes from someone the question names
       // (as retrieval reads names: question-terms.ts); not when it asks what was asked.
       const asksForQuestions = /\b(ask|asks|asked|asking|question|questions|questioned)\b/i.test(question);
-      const named = new Set(namedSpeakers(question, new Set(asked), speakers).map((speaker) => speaker.name));
+      const naming = new Set(
+        namedSpeakers(question, new Set(asked), speakers).map((speaker) => speaker.name),
+      );
+      // "Who disagreed with Maya?": the people named are the ones replied to, not the ones asked about.
+      const repliedTo = asksWhoDid(question) ? naming : new Set<string>();
+      const named = asksWhoDid(question) ? new Set<string>() : naming;
       const replyLeads = (reply: Sentence) =>
         !asksForQuestions && (relevance(reply) > 0 || (reply.speaker !== null && named.has(reply.speaker)));
 
@@ -254,13 +265,33 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // where they say a word of the question; "What did Sam ask about search?", what they asked.
       const namedSays = (sentence: Sentence) => sentence.speaker !== null && named.has(sentence.speaker);
       const namedAsks = (sentence: Sentence) => namedSays(sentence) && asks(sentence.text);
+      // "Who disagreed with Maya?": what others said right after Maya leads.
+      const replyTurns = new Set(
+        sources.flatMap((source) =>
+          source.turns
+            .filter((turn, at) => {
+              const before = source.turns[at - 1];
+              return (
+                before?.index === turn.index - 1 &&
+                before.speaker !== null &&
+                repliedTo.has(before.speaker) &&
+                turn.speaker !== null &&
+                !repliedTo.has(turn.speaker)
+              );
+            })
+            .map((turn) => `${source.number}:${turn.index}`),
+        ),
+      );
+      const replies = (sentence: Sentence) => replyTurns.has(`${sentence.source.number}:${sentence.turn}`);
       const byNamed =
-        named.size === 0
-          ? undefined
-          : ASKS_WHAT_WAS_ASKED.test(question) &&
-              sentences.some((sentence) => namedAsks(sentence) && relevance(sentence) > 0)
-            ? namedAsks
-            : namedSays;
+        repliedTo.size > 0
+          ? replies
+          : named.size === 0
+            ? undefined
+            : ASKS_WHAT_WAS_ASKED.test(question) &&
+                sentences.some((sentence) => namedAsks(sentence) && relevance(sentence) > 0)
+              ? namedAsks
+              : namedSays;
       const namedSaid = (source: Source) =>
         byNamed !== undefined && own(source).some((sentence) => byNamed(sentence) && relevance(sentence) > 0);
       const leadingFirst = answering
@@ -309,7 +340,16 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const lowerCaseWords = new Set(
         sentences.flatMap((sentence) => sentence.text.match(LOWER_CASE_WORD) ?? []),
       );
-      const voice = { verb, lowerCase: (word: string) => lowerCaseWords.has(word) };
+      // A capital written inside a sentence, or in a speaker's name, is a name's: it reads on after "said".
+      const nameWords = new Set([
+        ...sentences.flatMap((sentence) => sentence.text.match(NAME_INSIDE) ?? []),
+        ...names.flatMap((name) => name.split(/\s+/)),
+      ]);
+      const voice = {
+        verb,
+        lowerCase: (word: string) => lowerCaseWords.has(word),
+        isName: (word: string) => nameWords.has(word),
+      };
 
       // One citation per source: it opens where the answer starts quoting it, and quotes, verbatim,
       // what the answer takes from that turn (the answer may run on into the next turns).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
-import { namedSpeakers } from '../search/question-terms.ts';
+import { asksWhoDid, namedSpeakers } from '../search/question-terms.ts';
 import { createLocalEngine } from './local-engine.ts';
 import { sourceOf } from './test-support.ts';
 
@@ -53,5 +53,35 @@ describe('a question that names who said it', () => {
     });
     expect(result.answer).toMatch(/^Tom Becker thought they would rather make the batch stop itself/);
     expect(result.citations[0]).toMatchObject({ source: 2, speaker: 'Tom Becker', start: 400 });
+  });
+
+  it('reads the people a "who" question names as the ones replied to, when "who" did it', () => {
+    for (const question of [
+      'Who disagreed with Maya?',
+      'Who has agreed with Daniel?',
+      'Who is working with Tom?',
+    ])
+      expect(asksWhoDid(question), question).toBe(true);
+    for (const question of ['Who did Maya ask?', 'Who is Sam?', 'Who will Maya hire?', 'What did Maya say?'])
+      expect(asksWhoDid(question), question).toBe(false);
+  });
+
+  it('leads "Who disagreed with Maya?" with the reply to Maya, not with Maya or a mention of her', async () => {
+    const engine = createLocalEngine(ctx().database.db);
+    const result = await engine.answer({
+      question: 'Who disagreed with Maya?',
+      sources: [
+        sourceOf(1, 10, 10, [
+          { speaker: 'Lena Fischer', text: 'I have Maya from product with me today.' },
+          { speaker: 'Sam Whitfield', text: 'Welcome, Maya.' },
+        ]),
+        sourceOf(2, 40, 41, [
+          { speaker: 'Maya Chen', text: 'I would rather keep the date.' },
+          { speaker: 'Daniel Okafor', text: 'I disagree, honestly. A split rollout confuses support.' },
+        ]),
+      ],
+    });
+    expect(result.answer).toMatch(/^Daniel Okafor said they disagreed, honestly\. /);
+    expect(result.citations[0]).toMatchObject({ source: 2, speaker: 'Daniel Okafor', start: 410 });
   });
 });

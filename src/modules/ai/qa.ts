@@ -200,7 +200,7 @@ export async function askQuestion(
   const followUps = await followUpQuestions(
     context.db,
     input.question,
-    result.citations.map((citation) => citation.videoId),
+    result.citations.map(({ videoId, start }) => ({ videoId, start })),
   );
   return context.db.transaction(async (tx) => {
     const row = await keepQuestion(tx, context, {

@@ -140,17 +140,40 @@ describe('introduced', () => {
 
   it('writes a first word in lower case when the sources write it so elsewhere, keeping names', () => {
     const lowerCase = (word: string) => ['search', 'feedback'].includes(word);
-    expect(introduced('Maya Chen', 'said', 'Search v2 moves to February 13.', lowerCase)).toBe(
+    expect(introduced('Maya Chen', 'said', 'Search v2 moves to February 13.', { lowerCase })).toBe(
       'Maya Chen said search v2 moves to February 13.',
     );
-    expect(introduced('Maya Chen', 'said', 'Northwind renews in March.', lowerCase)).toBe(
+    expect(introduced('Maya Chen', 'said', 'Northwind renews in March.', { lowerCase })).toBe(
       'Maya Chen said Northwind renews in March.',
     );
     expect(introduced('Maya Chen', 'said', 'Search v2 moves to February 13.')).toBe(
       'Maya Chen said Search v2 moves to February 13.',
     );
     // A lone letter is a name or an abbreviation, whatever the sources write.
-    expect(introduced('PhD B', 'said', 'D. That was the one.', (word) => word === 'd')).toBe(
+    expect(introduced('PhD B', 'said', 'D. That was the one.', { lowerCase: (word) => word === 'd' })).toBe(
+      'PhD B said D. That was the one.',
+    );
+  });
+
+  it('opens with a colon a capital that is no name, and reads on after a name', () => {
+    const isName = (word: string) => ['Northwind', 'Daniel'].includes(word);
+    expect(introduced('Maya Chen', 'said', 'Noted as open.', { isName })).toBe(
+      'Maya Chen said: Noted as open.',
+    );
+    expect(introduced('Maya Chen', 'suggested', 'Embedding costs too much.', { isName })).toBe(
+      'Maya Chen suggested: Embedding costs too much.',
+    );
+    expect(introduced('Maya Chen', 'said', 'Northwind renews in March.', { isName })).toBe(
+      'Maya Chen said Northwind renews in March.',
+    );
+    expect(introduced('Maya Chen', 'said', 'Daniel owns it.', { isName })).toBe(
+      'Maya Chen said Daniel owns it.',
+    );
+    // Lower case first, as the sources write it; "I" and lone letters stay as they are.
+    expect(
+      introduced('Maya Chen', 'said', 'Search v2 ships.', { isName, lowerCase: (w) => w === 'search' }),
+    ).toBe('Maya Chen said search v2 ships.');
+    expect(introduced('PhD B', 'said', 'D. That was the one.', { isName })).toBe(
       'PhD B said D. That was the one.',
     );
   });

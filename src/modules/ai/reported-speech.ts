@@ -289,8 +289,9 @@ export function introduced(
   speaker: string,
   verb: string,
   sentence: string,
-  lowerCase: (word: string) => boolean = () => false,
+  words: { lowerCase?: (word: string) => boolean; isName?: (word: string) => boolean } = {},
 ): string {
+  const { lowerCase = () => false, isName = () => true } = words;
   const body = withoutOpeners(sentence, TURN_OPENERS) || sentence;
   const capitalised = body.charAt(0).toUpperCase() + body.slice(1);
   if (/^[^.?!]*\?["')]?$/.test(body)) return `${speaker} asked: ${capitalised}`;
@@ -305,5 +306,9 @@ export function introduced(
       : rest;
   // "Yes, by Friday." is said, whatever the question asked them to think or propose.
   const said = ASSENT.test(opening) ? 'said' : verb;
-  return `${speaker} ${own ? 'thought' : said} ${opening}`;
+  if (own) return `${speaker} thought ${opening}`;
+  // A capital that is no name's opens what they said after a colon: "Maya said: Noted as open.",
+  // not "Maya said Noted as open."; a name reads on ("Maya said Daniel owns it").
+  const keptCapital = first.length > 1 && /^\p{Lu}/u.test(opening) && !isName(first);
+  return `${speaker} ${said}${keptCapital ? ':' : ''} ${opening}`;
 }

@@ -73,7 +73,7 @@ export const answerSchema = z
     citations: z.array(citationSchema),
     followUpQuestions: z.array(z.string()).meta({
       description:
-        'Up to 3 questions to ask next that the library answers: raised and answered in the cited meetings, the closest to yours first.',
+        'Up to 3 questions to ask next that the library answers: raised and answered in the cited meetings, sharing a word with yours or raised near a cited moment; those sharing most first, then the nearest.',
     }),
     engine: z.string().meta({ example: 'local' }),
     organizationId: uuid(),

@@ -14,6 +14,31 @@ import type { QuestionWeights } from './stretches.ts';
  */
 export const FRAMING_WORDS =
   'summarize summary discuss discussion talk talking think thought say said mention opinion elaborate agree disagree group meeting team';
+/** Framing words that say what someone did when "who" did it ("Who disagreed with Maya?"). */
+const STANCE_WORDS = /\b(?:agree|disagree)\b/g;
+
+/** Auxiliaries after which the subject comes: "Who did Maya ask?" asks about Maya. */
+const AUXILIARY = /^(?:do|does|did|will|would|can|could|shall|should|may|might|must)$/;
+/** Auxiliaries that keep "who" the subject when a participle follows ("Who has disagreed…"). */
+const BEFORE_PARTICIPLE = /^(?:is|are|was|were|has|have|had)$/;
+
+/**
+ * Whether "who" is the subject of the question ("Who disagreed with Maya?", "Who is working with
+ * Tom?"; not "Who did Maya ask?" nor "Who is Sam?"): the answer is someone else than the people it
+ * names, who are those replied to.
+ */
+export function asksWhoDid(question: string): boolean {
+  const [who, verb = '', next = ''] = question.trim().toLowerCase().split(/\s+/);
+  if (who !== 'who' || AUXILIARY.test(verb)) return false;
+  return !BEFORE_PARTICIPLE.test(verb) || /\p{L}(?:ing|ed|en)$/u.test(next);
+}
+
+/**
+ * The framing words of a question (to be stemmed): all of them, but for agreeing and disagreeing
+ * when "who" did it, which is then what it asks.
+ */
+export const framingWordsOf = (question: string) =>
+  asksWhoDid(question) ? FRAMING_WORDS.replace(STANCE_WORDS, '') : FRAMING_WORDS;
 export const FRAMING_WEIGHT = 0.2;
 /**
  * What a question's kind asks for, beyond its words: where a "why" is answered a cause is given,
@@ -212,6 +237,7 @@ export function questionWeights(input: {
 }): QuestionWeights & { content: string[] } {
   const asked = new Set(input.lexemes);
   const named = namedSpeakers(input.question, asked, input.speakers);
+  const repliedTo = asksWhoDid(input.question);
   const speakerWords = new Set(named.flatMap((speaker) => speaker.lexemes));
   const kind = answerKind(input.question);
   const framing = new Set([...input.framing, ...(kind?.light ?? [])]);
@@ -227,7 +253,9 @@ export function questionWeights(input: {
   return {
     weights,
     cues,
-    speakers: new Set(named.map((speaker) => speaker.name.toLowerCase())),
+    ...(repliedTo
+      ? { repliedTo: new Set(named.map((speaker) => speaker.name.toLowerCase())) }
+      : { speakers: new Set(named.map((speaker) => speaker.name.toLowerCase())) }),
     // What the question is about: neither how it is asked nor whom it asks about.
     content: [...asked].filter((lexeme) => !framing.has(lexeme) && !speakerWords.has(lexeme)),
   };

@@ -98,6 +98,10 @@ describe('retrieveStretches', () => {
     ]);
     // A meeting's title says what its transcript may not; how a question is asked is never unsaid.
     expect((await retrieve('Summarize the discussion of the panther in IS1004a.')).unsaid).toEqual([]);
+    // "How frequently", "how many" ask for a degree or an amount: only what it is of is named.
+    expect(
+      (await retrieve('How frequently did the panther draw kangaroos, and how carefully?')).unsaid,
+    ).toEqual(['kangaroos']);
   });
 
   it('says how little of a question an unrelated scope covers, how much less it suits it, and whom it lacks', async () => {

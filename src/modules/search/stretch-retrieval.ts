@@ -4,7 +4,7 @@ import type { QueryEmbedding } from './embeddings.ts';
 import {
   answerKind,
   cueWords,
-  FRAMING_WORDS,
+  framingWordsOf,
   idf,
   questionWeights,
   type SpeakerName,
@@ -153,7 +153,7 @@ async function analyse(
           where v.organization_id = any(${sql.param(organizationIds)}::uuid[]) and not v.is_deleted
             and v.search @@ quote_literal(t.lexeme)::tsquery)
       ), '[]') as unsaid,
-      array(select unnest(tsvector_to_array(to_tsvector('english', ${FRAMING_WORDS})))) as framing,
+      array(select unnest(tsvector_to_array(to_tsvector('english', ${framingWordsOf(question)})))) as framing,
       coalesce((select json_object_agg(lexeme, ln(1 + (n - holding + 0.5) / (holding + 0.5))) from counted), '{}')
         as "organizationIdf"`);
   return rows[0] ?? { lexemes: [], framing: [], organizationIdf: {}, unsaid: [] };
@@ -416,18 +416,25 @@ export async function retrieveStretches(
 
 /** Words that stand for whoever or whatever ("Did anyone disagree?"): they name nothing to find. */
 const INDEFINITE = /^(?:any|every|some|no)(?:one|body|thing)$/i;
+/** The word after "how" asks for an amount or a degree ("how many", "how often"): it names nothing. */
+const HOW_WORD = /\bhow\s+(\p{L}+)/giu;
 
 /**
  * The question's unsaid words that say what it is about, once each: not how it is asked
- * ("discuss"), the kind words every question shares, nor "anyone".
+ * ("discuss", "how many"), the kind words every question shares, nor "anyone".
  */
 function unsaidContent(analysis: Analysis, question: string, framing: Set<string>) {
   const light = new Set(answerKind(question)?.light);
+  const asking = new Set([...question.matchAll(HOW_WORD)].map((match) => match[1]?.toLowerCase()));
   return [
     ...new Set(
       analysis.unsaid
         .filter(
-          (typed) => !framing.has(typed.lexeme) && !light.has(typed.lexeme) && !INDEFINITE.test(typed.word),
+          (typed) =>
+            !framing.has(typed.lexeme) &&
+            !light.has(typed.lexeme) &&
+            !INDEFINITE.test(typed.word) &&
+            !asking.has(typed.word.toLowerCase()),
         )
         .map((typed) => typed.word),
     ),

@@ -95,6 +95,30 @@ describe("cue words of a question's kind", () => {
     expect(answerKind('decision export')).toBeUndefined();
   });
 
+  it('count the reply to someone a "who" question names as replied to, not their own turns', () => {
+    const spoken = (speakers: Array<string | null>, lines: string[]) =>
+      turnsOf(lines).map((turn, at) => ({ ...turn, speaker: speakers[at] ?? null }));
+    const turns = spoken(
+      ['Lena Fischer', 'Maya Chen', 'Daniel Okafor', 'Maya Chen'],
+      ['maya join', 'keep date', 'disagre honest', 'disagre tag'],
+    );
+    const speakers = [{ name: 'Maya Chen', lexemes: ['maya', 'chen'] }];
+    const weighed = (question: string) =>
+      questionWeights({ question, lexemes: ['disagre', 'maya'], framing: new Set(), speakers, idf: () => 1 });
+    const who = weighed('Who disagreed with Maya?');
+    expect(who.repliedTo).toEqual(new Set(['maya chen']));
+    expect(who.speakers).toBeUndefined();
+    const scores = turnScores(turns, who);
+    // Daniel's reply to Maya counts three times; Maya's own disagreement and a mention of her do not.
+    expect(scores[2]).toBeGreaterThan(2 * (scores[3] as number));
+    expect(scores[2]).toBeGreaterThan(2 * (scores[0] as number));
+    // "What did Maya disagree with?" asks about Maya: her own turn counts more.
+    const what = weighed('What did Maya disagree with?');
+    expect(what.speakers).toEqual(new Set(['maya chen']));
+    const asked = turnScores(turns, what);
+    expect(asked[3]).toBeGreaterThan(2 * (asked[2] as number));
+  });
+
   it('read "who owns", "who is responsible", "who will" as asking for an owner, and add no cue', () => {
     for (const question of [
       'Who owns the lock alert?',

@@ -27,6 +27,11 @@ export type QuestionWeights = {
   /** Lower-case names of speakers the question names ("what did Kirsty think"). */
   speakers?: Set<string>;
   /**
+   * Lower-case names of speakers the question names as the ones replied to ("Who disagreed with
+   * Maya?"): another speaker's turn right after one of theirs counts more.
+   */
+  repliedTo?: Set<string>;
+  /**
    * Per video, how much more its turns count (0: no more): a meeting whose title says what the
    * question asks about ("the search outage of January 14") is where to look first.
    */
@@ -64,7 +69,7 @@ export const STRETCH_DEFAULTS = {
    * stretch is centred where they are said.
    */
   neighbourWeights: { before: [0.75, 0.4], after: [0.25, 0.1] } as { before: number[]; after: number[] },
-  /** A turn by a speaker the question names counts this much more. */
+  /** A turn by a speaker the question names (or replying to one it names as replied to) counts this much more. */
   speakerBoost: 3,
   /** Stretches are this many turns on either side of their best turn, at most. */
   radius: 2,
@@ -110,12 +115,20 @@ export function turnScores(
         regionRadius,
       )
     : [];
+  const spokenBy = (names: Set<string> | undefined, turn: TermTurn | undefined) =>
+    names !== undefined && turn?.speaker != null && names.has(turn.speaker.toLowerCase());
+  const replies = (at: number) => {
+    const turn = turns[at];
+    const before = turns[at - 1];
+    return (
+      adjacent(before, turn, 1) && spokenBy(question.repliedTo, before) && !spokenBy(question.repliedTo, turn)
+    );
+  };
   return turns.map((turn, at) => {
     let score = asked[at] as number;
     if ((regions[at] ?? 0) >= CUE_REGION_SHARE) score += cueScores[at] as number;
     score *= 1 + (question.videoBoost?.get(turn.videoId) ?? 0);
-    if (score > 0 && turn.speaker && question.speakers?.has(turn.speaker.toLowerCase()))
-      score *= speakerBoost;
+    if (score > 0 && (spokenBy(question.speakers, turn) || replies(at))) score *= speakerBoost;
     return score;
   });
 }

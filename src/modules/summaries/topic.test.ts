@@ -238,7 +238,7 @@ describe('GET /ai/summaries/topic/{id}', () => {
     const approved = 'Marketing wants a draft of the announcement by Friday; the budget was approved.';
     expect(body.keyPoints).toStrictEqual([{ text: approved, source: 1 }]);
     expect(body.summary).toBe(
-      `"budget" came up in 1 meeting on 2026-11-02 (1 mention). Bob said ${approved} [1]`,
+      `"budget" came up in 1 meeting on 2026-11-02 (1 mention). Bob said: ${approved} [1]`,
     );
     expect(body.citations).toStrictEqual([
       {
