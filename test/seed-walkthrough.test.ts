@@ -564,6 +564,27 @@ describe('the seeded demo, on first contact', () => {
     );
   });
 
+  it('answers what a meeting concluded with its decisions, and its outcome with what was decided and taken on', async () => {
+    expect((await ask('What did the design review conclude?')).answer).toBe(
+      'In “Design review: onboarding and the setup checklist” (January 8): Maya Chen said: Decision for today, then: the guided setup design is approved as a candidate, with a skip option and editable names, and the checklist moves into settings as a reference page if the guided setup wins. [1]',
+    );
+    const outcome = await ask('What was the outcome of the retrospective?');
+    expect(outcome.answer).toMatch(
+      /^“Incident retrospective: search outage of January 14” \(January 16\): .* Decision: the batch does not start before the lock alert is live\. \[3\] Action items: Daniel Okafor, by January 23: /,
+    );
+  });
+
+  it('lists the decisions a person stated', async () => {
+    const maya = await ask('What did Maya decide?');
+    expect(maya.answer).toMatch(
+      /^Decisions Maya Chen stated, latest meeting first: On January 19, in “Weekly product sync — January 19”: Maya Chen: “Decision: we announce it, a changelog entry plus a one-time tooltip\.” \[1\]/,
+    );
+    expect(maya.citations).toHaveLength(8);
+    expect((await ask('What decisions did Tom make?')).answer).toBe(
+      'Decisions Tom Becker stated, latest meeting first: On January 16, in “Incident retrospective: search outage of January 14”: Tom Becker: “Decision: the batch does not start before the lock alert is live.” [1].',
+    );
+  });
+
   it('answers who disagreed with someone with the reply to them', async () => {
     const result = await ask('Who disagreed with Maya?');
     expect(result.answer).toMatch(

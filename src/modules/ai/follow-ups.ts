@@ -12,10 +12,12 @@ const SAME_QUESTION = 0.8;
 const NEAR_SECONDS = 60;
 /** Whom a meeting question was put to ("Tom, does…"): the reader asks the library, not Tom. */
 const ADDRESSEE = /^\p{Lu}\p{Ll}+(?: and \p{Lu}\p{Ll}+)?,\s+(?=\p{Ll})/u;
+/** How a meeting announced its question ("Another open question: should…"). */
+const ANNOUNCED = /^[^:?]{0,30}\bquestions?(?: from us)?:\s+/i;
 
-/** A meeting question as the reader would ask it: without whom it was put to. */
+/** A meeting question as the reader would ask it: without whom it was put to nor how it was announced. */
 function asAsked(text: string) {
-  const rest = text.replace(ADDRESSEE, '');
+  const rest = text.replace(ANNOUNCED, '').replace(ADDRESSEE, '');
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 

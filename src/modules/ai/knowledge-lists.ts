@@ -91,7 +91,15 @@ async function itemsOf(
     window,
     matter,
     byTitle = false,
-  }: { kinds: ListedKind[]; window: HeldWindow | null; matter: string | null; byTitle?: boolean },
+    speaker = null,
+  }: {
+    kinds: ListedKind[];
+    window: HeldWindow | null;
+    matter: string | null;
+    byTitle?: boolean;
+    /** Only the items this speaker said. */
+    speaker?: string | null;
+  },
 ) {
   const { rows } = await db.execute<Item>(sql`
     select i.kind, i.text, i.start, i."end", i.speaker, i.owner, to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
@@ -100,6 +108,7 @@ async function itemsOf(
     from knowledge_items i join videos v on v.id = i.video_id
     where i.kind = any(${sql.param(kinds)}::text[]) and ${videoScopeConditions(scope)} and ${heldIn(window)}
       and (i.kind <> 'question' or i.answered is not true)
+      ${speaker === null ? sql`` : sql`and i.speaker = ${speaker}`}
       ${
         matter === null
           ? sql``
@@ -262,4 +271,31 @@ export async function matterStatus(db: Db, question: string, scope: RetrievalSco
     `The latest on ${matter}, latest meeting first:`,
     'decisions, action items and questions',
   );
+}
+
+/**
+ * The decisions `person` stated in the scope's meetings, latest meeting first ("What did Maya
+ * decide?"): a chair's "Decision: …" is theirs to answer for.
+ */
+export async function decisionsStatedBy(
+  db: Db,
+  scope: RetrievalScope,
+  person: string,
+): Promise<EngineAnswer> {
+  const items = await itemsOf(db, scope, {
+    kinds: ['decision'],
+    window: null,
+    matter: null,
+    speaker: person,
+  });
+  if (items.length === 0)
+    return {
+      answer: `No decision ${person} stated was recorded in these meetings.`,
+      answered: true,
+      confidence: 1,
+      citations: [],
+    };
+  const answer = written(`Decisions ${person} stated, latest meeting first:`, items, false);
+  const note = unreadNote(await meetingsHeld(db, scope, null), 'decisions');
+  return { ...answer, answer: answer.answer + note };
 }

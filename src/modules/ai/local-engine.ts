@@ -6,7 +6,7 @@ import { asTimeline, changeOf, dayWriter, meetingOf, spansDays } from './answer-
 import { type AnswerEngine, type Citation, notFound, type Source, unmentioned } from './engine.ts';
 import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } from './excerpts.ts';
 import { namedDays } from './named-days.ts';
-import { introduced, reportedSpeech, reportingVerb } from './reported-speech.ts';
+import { introduced, reportedSpeech, reportingVerb, sourceWords } from './reported-speech.ts';
 import { asks, ended, splitSentences, tidySpeech } from './sentences.ts';
 
 /**
@@ -29,10 +29,6 @@ const OTHER_WORDS = 12;
 const ANSWER_WORDS = 100;
 /** "What did Sam ask…", "What questions did Marketing ask…"; not "How did Kirsty answer Sian's question…". */
 const ASKS_WHAT_WAS_ASKED = /\b(?:ask|asks|asked|asking)\b/i;
-/** A word written in lower case. */
-const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}+(?!\p{L})/gu;
-/** A capitalised word inside a sentence, after another word: a name ("we told Northwind"). */
-const NAME_INSIDE = /(?<=[\p{L}\d,;]\s+)\p{Lu}\p{L}*/gu;
 /**
  * The question's and every sentence's stemmed words (english: stop words dropped, "decided" →
  * decid), in one query: PostgreSQL's text search is the language knowledge the engine has.
@@ -336,19 +332,13 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // "What did Tom propose…": Tom proposed, the others quoted said what they said.
       const questionVerb = reportingVerb(question);
       const verb = (speaker: string) => (named.size === 0 || named.has(speaker) ? questionVerb : 'said');
-      // A word the sources write in lower case somewhere is no name: it is not capitalised after "said".
-      const lowerCaseWords = new Set(
-        sentences.flatMap((sentence) => sentence.text.match(LOWER_CASE_WORD) ?? []),
-      );
-      // A capital written inside a sentence, or in a speaker's name, is a name's: it reads on after "said".
-      const nameWords = new Set([
-        ...sentences.flatMap((sentence) => sentence.text.match(NAME_INSIDE) ?? []),
-        ...names.flatMap((name) => name.split(/\s+/)),
-      ]);
+      // How the sources write a word tells a name from a capital that opens a sentence.
       const voice = {
         verb,
-        lowerCase: (word: string) => lowerCaseWords.has(word),
-        isName: (word: string) => nameWords.has(word),
+        ...sourceWords(
+          sentences.map((sentence) => sentence.text),
+          names,
+        ),
       };
 
       // One citation per source: it opens where the answer starts quoting it, and quotes, verbatim,

@@ -107,7 +107,7 @@ describe('POST /ai/qa about one meeting as a whole', () => {
     const body = await ask(alice, { question: 'What happened at the design review?' });
     expect(body).toMatchObject({ answered: true, confidence: 1 });
     expect(body.answer).toBe(
-      '“Design review: onboarding” (January 8): Priya said Fourteen of the twenty admins closed the checklist panel. [1] ' +
+      '“Design review: onboarding” (January 8): Priya said: Fourteen of the twenty admins closed the checklist panel. [1] ' +
         'Maya said: Decision: the guided setup is approved as a candidate. [2] Then they dropped the tooltip. [3] ' +
         'Action items: Maya, by January 20: “I talk to support by January 20.” [4]; Priya: “I write up the findings.” [5]. ' +
         'Left open: “Do we show it to existing workspaces?” [6].',
@@ -150,13 +150,13 @@ describe('POST /ai/qa about one meeting as a whole', () => {
   it('picks the latest of several meetings so named, or the first when asked, and says which', async () => {
     const latest = await ask(alice, { question: 'What happened at the weekly sync?' });
     expect(latest.answer).toMatch(
-      /^“Weekly sync — January 12” \(January 12; the latest of 2 meetings so named\): Maya said Search v2 moves to February 13\. \[1\]/,
+      /^“Weekly sync — January 12” \(January 12; the latest of 2 meetings so named\): Maya said: Search v2 moves to February 13\. \[1\]/,
     );
     const last = await ask(alice, { question: 'Summarize the last weekly sync' });
     expect(last.answer).toMatch(/^“Weekly sync — January 12” \(January 12\): /);
     const first = await ask(alice, { question: 'What decisions were made at the first weekly sync?' });
     expect(first.answer).toBe(
-      'In “Weekly sync — January 5” (January 5): Maya said Search v2 ships on January 30. [1]',
+      'In “Weekly sync — January 5” (January 5): Maya said: Search v2 ships on January 30. [1]',
     );
     expect(first.citations[0]?.videoId).toBe(ids.syncJan5);
   });

@@ -8,7 +8,7 @@ import type { EngineAnswer } from './engine.ts';
 import { citationList, LISTED, listed, taskLine } from './knowledge-answers.ts';
 import { meetingParticipants } from './meeting-participants.ts';
 import { type MeetingQuestion, meetingQuestion } from './meeting-questions.ts';
-import { introduced, reportedSpeech } from './reported-speech.ts';
+import { introduced, reportedSpeech, sourceWords } from './reported-speech.ts';
 import { ended, tidySpeech } from './sentences.ts';
 
 /**
@@ -97,12 +97,18 @@ async function itemsOf(db: Db, videoId: string, focus: MeetingQuestion['focus'])
 /** What was said, in reported speech, the speaker named at each change ("Maya Chen said …"). */
 function reported(quotes: KnowledgeQuote[], cite: (quote: KnowledgeQuote) => string) {
   let speakerBefore: string | null = null;
+  const words = sourceWords(
+    quotes.map((quote) => quote.text),
+    quotes.flatMap((quote) => (quote.speaker ? [quote.speaker] : [])),
+  );
   return listed(
     quotes,
     (quote) => {
       const said = reportedSpeech(ended(tidySpeech(quote.text)), quote.speaker);
       const part =
-        quote.speaker && quote.speaker !== speakerBefore ? introduced(quote.speaker, 'said', said) : said;
+        quote.speaker && quote.speaker !== speakerBefore
+          ? introduced(quote.speaker, 'said', said, words)
+          : said;
       speakerBefore = quote.speaker;
       return `${part} ${cite(quote)}`;
     },

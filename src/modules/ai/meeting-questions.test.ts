@@ -46,6 +46,22 @@ describe('meetingQuestion', () => {
     ['What was agreed with Northwind?', { focus: 'decisions', name: 'Northwind', which: null, day: null }],
     ['What did we agree with Northwind?', { focus: 'decisions', name: 'Northwind', which: null, day: null }],
     [
+      'What did the design review conclude?',
+      { focus: 'decisions', name: 'design review', which: null, day: null },
+    ],
+    [
+      'What was the conclusion of the last weekly sync?',
+      { focus: 'decisions', name: 'weekly sync', which: 'latest', day: null },
+    ],
+    [
+      'What was the outcome of the retrospective?',
+      { focus: 'overview', name: 'retrospective', which: null, day: null },
+    ],
+    [
+      'What came out of the Northwind call?',
+      { focus: 'overview', name: 'Northwind', which: null, day: null },
+    ],
+    [
       'What are the action items from the Northwind call?',
       { focus: 'actions', name: 'Northwind', which: null, day: null },
     ],
@@ -77,6 +93,8 @@ describe('meetingQuestion', () => {
     'What was said about the budget?',
     'What did the group discuss in the meeting regarding the evaluation criteria?',
     'When does search v2 ship?',
+    "What's the conclusion of the discussion about the outer casing?",
+    'What was the outcome of the discussion about battery versus kinetic?',
   ])('leaves "%s" to retrieval: it asks about something said', (question) => {
     expect(meetingQuestion(question)).toBeNull();
   });

@@ -62,6 +62,15 @@ const PHRASINGS: Array<[RegExp, MeetingFocus]> = [
     ),
     'decisions',
   ],
+  // "What did the design review conclude?": its decisions. "What was the outcome of the
+  // retrospective?": what was decided and taken on, as an overview says it.
+  [/^what did (.+?) (?:conclude|decide|settle on)$/i, 'decisions'],
+  [new RegExp(String.raw`^what (?:was|were) the (?:conclusions?) ${PREPOSITION}\s+(.+)$`, 'i'), 'decisions'],
+  [
+    new RegExp(String.raw`^what (?:was|were) the (?:outcomes?|results?|upshot) ${PREPOSITION}\s+(.+)$`, 'i'),
+    'overview',
+  ],
+  [/^what came out of\s+(.+)$/i, 'overview'],
   [
     new RegExp(
       String.raw`^(?:what (?:are|were) (?:the )?|what |the )?decisions(?: (?:were|got|did \w+))?(?: (?:made|taken|make|take|reached))? ${PREPOSITION}\s+(.+)$`,

@@ -96,6 +96,22 @@ describe('POST /ai/qa: "who is <name>?", "what did <name> say?"', () => {
         ],
       },
     );
+    await insertKnowledge(
+      ctx().database.db,
+      { id: reviewId, organizationId: alice.organizationId },
+      {
+        items: [
+          {
+            kind: 'decision',
+            start: 10,
+            end: 19,
+            speaker: 'Alice Martin',
+            text: 'Agreed, let us ship them.',
+          },
+          { kind: 'decision', start: 0, end: 9, speaker: 'Alice Wong', text: 'The mockups look good to me.' },
+        ],
+      },
+    );
     await meeting(otto, "Otto's sync", '2026-01-20T09:00:00Z', [
       ['Bob Stone', 'Otto’s Bob, on another team.'],
     ]);
@@ -138,6 +154,23 @@ describe('POST /ai/qa: "who is <name>?", "what did <name> say?"', () => {
     expect((await ask(alice, 'What did Zed commit to?')).answer).not.toMatch(/action item/);
   });
 
+  it('lists the decisions a person named stated: "what did Alice Martin decide?"', async () => {
+    const body = await ask(alice, 'What did Alice Martin decide?');
+    expect(body.answer).toBe(
+      'Decisions Alice Martin stated, latest meeting first: On January 12, in “Design review”: Alice Martin: “Agreed, let us ship them.” [1].',
+    );
+    expect(body.citations.map((citation) => [citation.videoId, citation.start])).toEqual([[reviewId, 10]]);
+    expect((await ask(alice, 'What decisions did Alice Martin make?')).answer).toBe(body.answer);
+    expect((await ask(alice, 'What did Bob decide?')).answer).toBe(
+      'No decision Bob Stone stated was recorded in these meetings.',
+    );
+    // A first name two speakers share, or no one's, is retrieval's.
+    expect((await ask(alice, 'What did Alice decide?')).answer).not.toMatch(/^Decisions /);
+    expect((await ask(alice, 'What did Zed decide?')).answer).not.toMatch(/^Decisions |^No decision/);
+    // Otto's organization has a Bob too, and no decision of Alice's.
+    expect((await ask(otto, 'What did Alice Martin decide?')).answer).not.toMatch(/Agreed, let us ship them/);
+  });
+
   it('answers "what did Bob say?" with what Bob said, longest turns first chosen, in the order said and cited', async () => {
     const bob = await ask(alice, 'What did Bob say?');
     expect(bob).toMatchObject({ answered: true });
@@ -153,7 +186,7 @@ describe('POST /ai/qa: "who is <name>?", "what did <name> say?"', () => {
     ]);
     // Latest meeting first; a name no speaker has, or two share, or a subject asked about: retrieval's.
     expect((await ask(alice, 'What did Alice Martin think?')).answer).toMatch(
-      /^On January 12, in “Design review”, Alice Martin said .* On January 5, in “Kickoff”, Alice Martin said /,
+      /^On January 12, in “Design review”, Alice Martin said .* On January 5, in “Kickoff”, Alice Martin said: Welcome to the kickoff/,
     );
     expect((await ask(alice, 'What did Zed say?')).answer).toBe(notFoundAnswer(['Zed']));
     expect((await ask(alice, 'What did Alice say?')).answer).not.toMatch(
@@ -172,7 +205,7 @@ describe('POST /ai/qa: "who is <name>?", "what did <name> say?"', () => {
       'No action item in these meetings names Bob Stone as its owner.',
     );
     expect((await ask(otto, 'What did Bob say?')).answer).toBe(
-      "On January 20, in “Otto's sync”, Bob Stone said Otto’s Bob, on another team. [1]",
+      "On January 20, in “Otto's sync”, Bob Stone said: Otto’s Bob, on another team. [1]",
     );
   });
 });

@@ -4,6 +4,7 @@ import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.t
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
 import { citationList, LISTED, listed, taskQuote } from './knowledge-answers.ts';
+import { decisionsStatedBy } from './knowledge-lists.ts';
 import { ownedTasks, tasksOwnedBy } from './own-tasks.ts';
 
 /**
@@ -41,6 +42,19 @@ const ASKS_TASKS = [
     String.raw`\b(?:[Aa]ction items|[Tt]asks|[Tt]o-?dos|[Nn]ext steps|[Aa]ssignments) (?:for|of|assigned to|owned by) ${NAME}\s*\??\s*$`,
     'u',
   ),
+];
+
+/** "What did Maya decide?", "What has Tom decided?", "What decisions did Maya make?", "Decisions by Maya". */
+const ASKS_DECISIONS = [
+  new RegExp(
+    String.raw`^\s*[Ww]hat (?:did|has|have) ${NAME} (?:decide|decided|settle on|settled on)\s*\??\s*$`,
+    'u',
+  ),
+  new RegExp(
+    String.raw`^\s*[Ww]hat decisions (?:did|has|have) ${NAME} (?:make|made|take|taken)\s*\??\s*$`,
+    'u',
+  ),
+  new RegExp(String.raw`^\s*(?:[Tt]he )?[Dd]ecisions (?:by|from|of) ${NAME}\s*\??\s*$`, 'u'),
 ];
 
 /** The name a question asks the action items of ("What did Daniel commit to?" → "Daniel"), if it asks so. */
@@ -167,4 +181,22 @@ export async function personTasks(
     heading: `${person}'s action items, soonest due first:`,
     none: `No action item in these meetings names ${person} as its owner.`,
   });
+}
+
+/**
+ * The answer to "what did <name> decide?": the decisions the person the name stands for stated
+ * (a speaker in the scope: whole, or a first name only one has); null when the question is not one
+ * or names no one here. Retrieval by the words found "we should decide that next week".
+ */
+export async function personDecisions(
+  db: Db,
+  question: string,
+  scope: RetrievalScope,
+): Promise<EngineAnswer | null> {
+  const name = ASKS_DECISIONS.map((pattern) => question.match(pattern)?.[1]).find(Boolean);
+  if (!name) return null;
+  const person = speakerNamed(name, [
+    ...new Set((await spokenIn(db, scope, name)).map((row) => row.speaker)),
+  ]);
+  return person ? decisionsStatedBy(db, scope, person) : null;
 }

@@ -5,7 +5,7 @@ import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
 import { citationList } from './knowledge-answers.ts';
 import { NAME, speakerNamed, spokenIn } from './people.ts';
-import { introduced, reportedSpeech } from './reported-speech.ts';
+import { introduced, reportedSpeech, sourceWords } from './reported-speech.ts';
 import { ended, splitSentences, tidySpeech } from './sentences.ts';
 
 /**
@@ -68,6 +68,10 @@ export async function personSaid(
   const turns = rows.map((turn) => ({ ...turn, heldAt: new Date(turn.heldAt) }));
   const day = dayWriter(turns.map((turn) => turn.heldAt));
   const { citations, cite } = citationList();
+  const words = sourceWords(
+    turns.map((turn) => turn.text),
+    [speaker],
+  );
   const parts = turns.map((turn, at) => {
     const opens = turns[at - 1]?.videoId !== turn.videoId;
     const text = opening(turn);
@@ -79,7 +83,7 @@ export async function personSaid(
     // Named once per meeting, and "said" whatever the question's verb: "Priya thought Replace it,
     // yes." misreports a statement.
     return opens
-      ? `On ${day(turn.heldAt)}, in “${turn.videoTitle}”, ${introduced(speaker, 'said', said)} ${marker}`
+      ? `On ${day(turn.heldAt)}, in “${turn.videoTitle}”, ${introduced(speaker, 'said', said, words)} ${marker}`
       : `${said} ${marker}`;
   });
   return { answer: parts.join(' '), answered: true, confidence: 1, citations };

@@ -220,7 +220,7 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
           },
           {
             kind: 'question',
-            text: 'Is the launch party booked?',
+            text: 'Open question: is the launch party booked?',
             subject: 'launch parti book',
             answered: true,
             start: 900,

@@ -20,7 +20,7 @@ import { followUpQuestions } from './follow-ups.ts';
 import { changesAfter, knowledgeList, matterStatus } from './knowledge-lists.ts';
 import { meetingOverview } from './meeting-overview.ts';
 import { ownTasks } from './own-tasks.ts';
-import { personTasks, whoIs } from './people.ts';
+import { personDecisions, personTasks, whoIs } from './people.ts';
 import { personSaid } from './person-said.ts';
 import type { AnswerView, QaInput } from './schemas.ts';
 import { resolveAiScope } from './scope.ts';
@@ -85,6 +85,7 @@ export async function answerQuestion(
   const fromKnowledge =
     (input.asker && (await ownTasks(context.db, input.question, input.asker, input.scope))) ||
     (await personTasks(context.db, input.question, input.scope)) ||
+    (await personDecisions(context.db, input.question, input.scope)) ||
     (await knowledgeList(context.db, input.question, input.scope, context.clock.now())) ||
     (await matterStatus(context.db, input.question, input.scope)) ||
     (await changesAfter(context.db, input.question, input.scope)) ||

@@ -280,6 +280,24 @@ const COMMON_OPENING = new RegExp(
   `^(?:they|them|their|it|its|that|this|these|those|there|here|the|a|an|you|your|he|she|his|her|what|which|who|how|why|where|when|but|because|if|so|or|in|on|for|at|to|with|of|from|by|as|not|no|${ASSENT_WORDS}|nobody|nothing|everyone|everybody|everything|someone|somebody|something|none|just|maybe|perhaps|also|all|some|one|any|every|each|more|most|then|actually|basically|probably|really|obviously|was|were|would|could|should|might|had|did|only|even|still|anyway|otherwise|first|after|before|about|again|another|both|either|neither)\\b`,
 );
 
+/** A word written in lower case. */
+const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}+(?!\p{L})/gu;
+/** A capitalised word inside a sentence, after another word: a name ("we told Northwind"). */
+const NAME_INSIDE = /(?<=[\p{L}\d,;]\s+)\p{Lu}\p{L}*/gu;
+
+/**
+ * How the sources write words, for `introduced`: a word they write in lower case somewhere is no
+ * name; a capital they write inside a sentence, or a word of a speaker's name, is one.
+ */
+export function sourceWords(texts: string[], speakers: string[]) {
+  const lowerCase = new Set(texts.flatMap((text) => text.match(LOWER_CASE_WORD) ?? []));
+  const names = new Set([
+    ...texts.flatMap((text) => text.match(NAME_INSIDE) ?? []),
+    ...speakers.flatMap((name) => name.split(/\s+/)),
+  ]);
+  return { lowerCase: (word: string) => lowerCase.has(word), isName: (word: string) => names.has(word) };
+}
+
 /**
  * A reported sentence introduced by who said it: "Marketing thought the case was too dear.",
  * a question as "Marketing asked: Was the case too dear?". `lowerCase` tells a first word that is

@@ -71,7 +71,7 @@ export type AnswerKind = {
 /** How a question names the tasks it asks for: "action items", "next steps", "to-dos", "follow-ups". */
 export const TASK_LISTS = 'action items?|next steps?|to-?dos?|follow[- ]ups?';
 /** "decide", "decision", "agree", "settle": how a question asks for a decision, not what about. */
-const DECISION_STEMS = ['decid', 'decis', 'agre', 'settl'];
+const DECISION_STEMS = ['decid', 'decis', 'agre', 'settl', 'conclud', 'conclus'];
 const ANSWER_KINDS: AnswerKind[] = [
   {
     name: 'cause',
@@ -106,7 +106,7 @@ const ANSWER_KINDS: AnswerKind[] = [
   },
   {
     name: 'decision',
-    asks: /\b(decide|decides|decided|deciding|decision|decisions|agree|agreed|settle|settled)\b/i,
+    asks: /\b(decide|decides|decided|deciding|decision|decisions|agree|agreed|settle|settled|conclude|concluded|conclusion|conclusions)\b/i,
     // "agreed" and "settled" also say an opinion or a list ("three things settled"): not cues.
     cues: ['decid', 'decis'],
     light: DECISION_STEMS,

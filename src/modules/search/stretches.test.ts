@@ -91,6 +91,10 @@ describe("cue words of a question's kind", () => {
     expect(answerKind('What did the group say about the easy-to-learn design?')).toBeUndefined();
     expect(answerKind('What did they say about the outage cause?')).toBeUndefined();
     expect(answerKind('What did we decide about the checklist?')?.name).toBe('decision');
+    expect(answerKind('What was the conclusion about offline mode?')?.name).toBe('decision');
+    expect(answerKind('What did they conclude on the checklist?')?.name).toBe('decision');
+    // "Outcomes" are as often a matter ("outcomes for children") as what was decided.
+    expect(answerKind('What did they say about outcomes for children?')).toBeUndefined();
     expect(answerKind('What did they discuss about the checklist?')).toBeUndefined();
     expect(answerKind('decision export')).toBeUndefined();
   });
