@@ -233,8 +233,9 @@ export function createLocalEngine(db: Db): AnswerEngine {
         namedSpeakers(question, new Set(asked), speakers).map((speaker) => speaker.name),
       );
       // "Who disagreed with Maya?": the people named are the ones replied to, not the ones asked about.
-      const repliedTo = asksWhoDid(question) ? naming : new Set<string>();
-      const named = asksWhoDid(question) ? new Set<string>() : naming;
+      const whoDid = asksWhoDid(question);
+      const repliedTo = whoDid ? naming : new Set<string>();
+      const named = whoDid ? new Set<string>() : naming;
       const replyLeads = (reply: Sentence) =>
         !asksForQuestions && (relevance(reply) > 0 || (reply.speaker !== null && named.has(reply.speaker)));
 

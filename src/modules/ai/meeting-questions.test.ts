@@ -95,6 +95,8 @@ describe('meetingQuestion', () => {
     'When does search v2 ship?',
     "What's the conclusion of the discussion about the outer casing?",
     'What was the outcome of the discussion about battery versus kinetic?',
+    'What did the team conclude?',
+    'What did we decide?',
   ])('leaves "%s" to retrieval: it asks about something said', (question) => {
     expect(meetingQuestion(question)).toBeNull();
   });

@@ -64,8 +64,8 @@ const PHRASINGS: Array<[RegExp, MeetingFocus]> = [
   ],
   // "What did the design review conclude?": its decisions. "What was the outcome of the
   // retrospective?": what was decided and taken on, as an overview says it.
-  [/^what did (.+?) (?:conclude|decide|settle on)$/i, 'decisions'],
-  [new RegExp(String.raw`^what (?:was|were) the (?:conclusions?) ${PREPOSITION}\s+(.+)$`, 'i'), 'decisions'],
+  [new RegExp(String.raw`^what did (?!${WHO}\s)(.+?) (?:conclude|decide|settle on)$`, 'i'), 'decisions'],
+  [new RegExp(String.raw`^what (?:was|were) the conclusions? ${PREPOSITION}\s+(.+)$`, 'i'), 'decisions'],
   [
     new RegExp(String.raw`^what (?:was|were) the (?:outcomes?|results?|upshot) ${PREPOSITION}\s+(.+)$`, 'i'),
     'overview',

@@ -237,7 +237,7 @@ export function questionWeights(input: {
 }): QuestionWeights & { content: string[] } {
   const asked = new Set(input.lexemes);
   const named = namedSpeakers(input.question, asked, input.speakers);
-  const repliedTo = asksWhoDid(input.question);
+  const whoDid = asksWhoDid(input.question);
   const speakerWords = new Set(named.flatMap((speaker) => speaker.lexemes));
   const kind = answerKind(input.question);
   const framing = new Set([...input.framing, ...(kind?.light ?? [])]);
@@ -253,7 +253,7 @@ export function questionWeights(input: {
   return {
     weights,
     cues,
-    ...(repliedTo
+    ...(whoDid
       ? { repliedTo: new Set(named.map((speaker) => speaker.name.toLowerCase())) }
       : { speakers: new Set(named.map((speaker) => speaker.name.toLowerCase())) }),
     // What the question is about: neither how it is asked nor whom it asks about.
