@@ -70,6 +70,10 @@ describe('the seeded demo, on first contact', () => {
     // Asked for the cause in other words, the same cause leads, not the retrospective's opening.
     for (const question of ['What was the root cause of the outage?', 'What caused the outage?'])
       expect((await ask(question)).answer, question).toMatch(/^Daniel Okafor said: Root cause, then: /);
+    // A contributing factor is a cause too: it leads over the open question that names staging.
+    expect((await ask('Why is staging not like production?')).answer).toMatch(
+      /^Daniel Okafor said: Contributing factor: staging data is a hundred times smaller than production/,
+    );
   });
 
   it('answers a "why" from the meeting that discusses it, not with another meeting\'s root cause', async () => {

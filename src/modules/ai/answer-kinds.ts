@@ -25,7 +25,7 @@ export type KindSentence = {
 
 /** Words that give a cause. */
 const CAUSE =
-  /\b(because|root cause|caused by|due to|the reason|reason (?:is|was)|that's why|that is why|as a result|led to)\b/i;
+  /\b(because|root cause|caused by|due to|the reason|reason (?:is|was)|that's why|that is why|as a result|led to|contributing factors?)\b/i;
 /**
  * A problem stated, the kind of thing a decision answers: "the cost is higher than we estimated",
  * "a split experience is worse than two weeks", "the sweep can take longer than five minutes",
