@@ -79,11 +79,19 @@ const stating =
 function itemsIn<S extends KindSentence>(sentences: S[]) {
   return [...new Set(sentences.map((sentence) => sentence.source))].flatMap((source) => {
     const own = sentences.filter((sentence) => sentence.source === source);
-    return findItems(analyse(source.turns), source.recordedAt).map((item) => ({
-      item,
-      own,
-      holding: own.filter((sentence) => sentence.start <= item.start && item.start <= sentence.end),
-    }));
+    return findItems(analyse(source.turns), source.recordedAt).map((item) => {
+      // The sentences the item says, else where its moment falls: several items in one turn
+      // ("Daniel prepares…. Tom sets up…. Lena drafts…") are timed by estimate, their text is exact.
+      const said = own.filter((sentence) => item.text.includes(sentence.text.trim()));
+      return {
+        item,
+        own,
+        holding:
+          said.length > 0
+            ? said
+            : own.filter((sentence) => sentence.start <= item.start && item.start <= sentence.end),
+      };
+    });
   });
 }
 
