@@ -221,19 +221,20 @@ export async function knowledgeList(
 }
 
 /**
- * The stored items of `kinds` about a matter, in all the scope's meetings, as one answer under
- * `heading` (`listed`: what the unread-meetings note calls them); null when none names it.
+ * The stored items of `kinds` about a matter (or said by `speaker`), in all the scope's meetings,
+ * as one answer under `heading` (`listed`: what the unread-meetings note calls them); null when
+ * there are none. An item of a list of several kinds says which it is.
  */
-async function matterItems(
+async function storedItems(
   db: Db,
   scope: RetrievalScope,
-  query: { kinds: ListedKind[]; matter: string; byTitle: boolean },
+  query: { kinds: ListedKind[]; matter: string | null; byTitle?: boolean; speaker?: string },
   heading: string,
   listed: string,
 ): Promise<EngineAnswer | null> {
   const items = await itemsOf(db, scope, { ...query, window: null });
   if (items.length === 0) return null;
-  const answer = written(heading, items, true);
+  const answer = written(heading, items, query.kinds.length > 1);
   const note = unreadNote(await meetingsHeld(db, scope, null), listed);
   return { ...answer, answer: answer.answer + note };
 }
@@ -246,7 +247,7 @@ async function matterItems(
 export async function changesAfter(db: Db, question: string, scope: RetrievalScope) {
   const matter = changedAfterMatter(question);
   if (!matter) return null;
-  return matterItems(
+  return storedItems(
     db,
     scope,
     { kinds: ['decision', 'action_item'], matter, byTitle: true },
@@ -264,7 +265,7 @@ export async function changesAfter(db: Db, question: string, scope: RetrievalSco
 export async function matterStatus(db: Db, question: string, scope: RetrievalScope) {
   const matter = statusMatter(question);
   if (!matter) return null;
-  return matterItems(
+  return storedItems(
     db,
     scope,
     { kinds: ['decision', 'action_item', 'question'], matter, byTitle: false },
@@ -282,20 +283,18 @@ export async function decisionsStatedBy(
   scope: RetrievalScope,
   person: string,
 ): Promise<EngineAnswer> {
-  const items = await itemsOf(db, scope, {
-    kinds: ['decision'],
-    window: null,
-    matter: null,
-    speaker: person,
-  });
-  if (items.length === 0)
-    return {
+  return (
+    (await storedItems(
+      db,
+      scope,
+      { kinds: ['decision'], matter: null, speaker: person },
+      `Decisions ${person} stated, latest meeting first:`,
+      'decisions',
+    )) ?? {
       answer: `No decision ${person} stated was recorded in these meetings.`,
       answered: true,
       confidence: 1,
       citations: [],
-    };
-  const answer = written(`Decisions ${person} stated, latest meeting first:`, items, false);
-  const note = unreadNote(await meetingsHeld(db, scope, null), 'decisions');
-  return { ...answer, answer: answer.answer + note };
+    }
+  );
 }
