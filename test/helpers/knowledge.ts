@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { expect } from 'vitest';
 import type { Db } from '../../src/db/client.ts';
 import {
   type Chapter,
@@ -8,6 +9,10 @@ import {
   videoKnowledge,
   videoTopics,
 } from '../../src/db/schema/index.ts';
+import type { TestApp } from './app.ts';
+import type { SignedUpUser } from './factories.ts';
+import { turnsVtt } from './library.ts';
+import { requester } from './requests.ts';
 
 type ItemFields = Partial<typeof knowledgeItems.$inferInsert> & {
   kind: 'decision' | 'action_item' | 'question';
@@ -97,3 +102,24 @@ export async function waitForKnowledge(db: Db, videoId: string, timeoutMs = 30_0
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Adds meetings through `POST /videos` as a user — a title, the day it was held and its
+ * `[speaker, text]` turns, ten seconds each — and waits for their knowledge: the id of each.
+ */
+export const meetingAdder = (ctx: () => TestApp) => {
+  const request = requester(ctx);
+  return async (user: SignedUpUser, title: string, recordedAt: string, turns: Array<[string, string]>) => {
+    const response = await request(user, 'POST', '/videos', {
+      organizationId: user.organizationId,
+      title,
+      recordedAt,
+      duration: '1:00',
+      transcript: turnsVtt(turns),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const id = response.json().id as string;
+    await waitForKnowledge(ctx().database.db, id);
+    return id;
+  };
+};

@@ -37,3 +37,12 @@ export async function createSeriesRow(db: Db, values: Owned & Partial<typeof ser
   if (!row) throw new Error('series insert returned nothing');
   return row;
 }
+
+/** WebVTT of `[speaker, text]` turns, ten seconds each (a minute holds six). */
+export const turnsVtt = (turns: Array<[string, string]>) =>
+  `WEBVTT\n\n${turns
+    .map(
+      ([speaker, text], at) =>
+        `00:00:${String(at * 10).padStart(2, '0')}.000 --> 00:00:${String(at * 10 + 9).padStart(2, '0')}.000\n<v ${speaker}>${text}`,
+    )
+    .join('\n\n')}\n`;

@@ -201,15 +201,21 @@ type Naming = 'sentence' | 'sentence or title' | 'none';
 /**
  * `exclusive`: the kind asks for facts (a day, an owner, a length of time, the questions asked),
  * so a further source is quoted only where it states one too; a cause or a decision is told with
- * what else was said about the matter.
+ * what else was said about the matter. `earliest`: the answer is what was said first — a problem
+ * comes to light once, and what is noticed after ("the dashboards showed search latency") is the
+ * search for its cause.
  */
-const ANSWERS: Record<AnswerKind['name'], { finds: Finder; naming: Naming; exclusive: boolean }> = {
+const ANSWERS: Record<
+  AnswerKind['name'],
+  { finds: Finder; naming: Naming; exclusive: boolean; earliest?: boolean }
+> = {
   cause: { finds: causing, naming: 'sentence or title', exclusive: false },
   // "Got paged for the error rate" need not say "outage": the retrospective's title does.
   detection: {
     finds: stating((text) => DETECTION.test(text)),
     naming: 'sentence or title',
     exclusive: false,
+    earliest: true,
   },
   // A finding need not name the matter ("Of the twenty admins, fourteen closed the panel"): the
   // best source's meeting is the study or the review asked about.
@@ -234,15 +240,29 @@ export function kindAnswers<S extends KindSentence>(
   words: string[],
   sentences: S[],
   titleWords: (sentence: S) => Set<string>,
-): { by: (sentence: S) => boolean; anyMeeting: boolean; exclusive: boolean; about: Set<string> } | undefined {
+):
+  | {
+      by: (sentence: S) => boolean;
+      anyMeeting: boolean;
+      exclusive: boolean;
+      earliest: boolean;
+      about: Set<string>;
+    }
+  | undefined {
   const kind = answerKind(question);
   if (!kind) return undefined;
-  const { finds, naming, exclusive } = ANSWERS[kind.name];
+  const { finds, naming, exclusive, earliest = false } = ANSWERS[kind.name];
   const about = words.filter((lexeme) => !kind.light.includes(lexeme));
   const says = (lexemes: Set<string>) => about.some((lexeme) => lexemes.has(lexeme));
   const names = (sentence: S) =>
     naming === 'none' ||
     says(sentence.lexemes) ||
     (naming === 'sentence or title' && says(titleWords(sentence)));
-  return { by: finds(sentences, names), anyMeeting: naming === 'sentence', exclusive, about: new Set(about) };
+  return {
+    by: finds(sentences, names),
+    anyMeeting: naming === 'sentence',
+    exclusive,
+    earliest,
+    about: new Set(about),
+  };
 }

@@ -245,19 +245,23 @@ export function createLocalEngine(db: Db): AnswerEngine {
         answersKind !== undefined && (answersKind.anyMeeting || source.videoId === sources[0]?.videoId);
       // A source that answers the question's kind leads (see kindAnswers): the best one; where the
       // answer names the matter, the one whose answering sentence says most of it ("Daniel
-      // prepares the night batch job" before "I want a dashboard for job age").
+      // prepares the night batch job" before "I want a dashboard for job age"); where what was
+      // said first answers, the one saying it first ("How was the outage detected?": the page at
+      // 10:20, not the dashboards looked at after it). Null: the source does not answer it.
       const kindScore = (source: Source) => {
-        if (!answersKind || !kindAnswerable(source)) return -1;
-        const said = own(source)
-          .filter(answersKind.by)
-          .map((sentence) => relevance(sentence, answersKind.about));
-        if (said.length === 0) return -1;
-        return answersKind.anyMeeting ? Math.max(...said) : 0;
+        if (!answersKind || !kindAnswerable(source)) return null;
+        const stating = own(source).filter(answersKind.by);
+        if (stating.length === 0) return null;
+        if (answersKind.earliest) return -Math.min(...stating.map((sentence) => sentence.start));
+        return answersKind.anyMeeting
+          ? Math.max(...stating.map((sentence) => relevance(sentence, answersKind.about)))
+          : 0;
       };
       const kindScores = sources.map(kindScore);
-      const bestKindScore = Math.max(-1, ...kindScores);
+      const answeringScores = kindScores.filter((score) => score !== null);
       // The first of the best: retrieval's order breaks ties.
-      const answering = bestKindScore >= 0 ? sources[kindScores.indexOf(bestKindScore)] : undefined;
+      const answering =
+        answeringScores.length > 0 ? sources[kindScores.indexOf(Math.max(...answeringScores))] : undefined;
       // "What did Sam say about SAML?": what the people it names said leads, from the first source
       // where they say a word of the question; "What did Sam ask about search?", what they asked.
       const namedSays = (sentence: Sentence) => sentence.speaker !== null && named.has(sentence.speaker);
@@ -298,6 +302,26 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // they answer it too: "When does search v2 ship?" wants days, not "Happy to start with
       // search"; the rest are cited after "See also".
       const kindOnly = answering !== undefined && answersKind?.exclusive === true;
+      // When the lead's meeting says every word of the question, a source from another meeting is
+      // quoted only where it does too: "Does Northwind need SAML?", answered from the Northwind
+      // call, is not followed by another meeting's "a maintenance window for the Northwind
+      // reindex" (it stays cited after "See also"). What a meeting's title says, or whoever
+      // speaks, counts as said.
+      const speakerWords = new Map(speakers.map((speaker) => [speaker.name, speaker.lexemes]));
+      const saysAll = (said: Sentence[]) => {
+        const words = new Set(
+          said.flatMap((sentence) => [
+            ...sentence.lexemes,
+            ...(speakerWords.get(sentence.speaker ?? '') ?? []),
+            ...(titleWords.get(sentence.source.videoTitle) ?? []),
+          ]),
+        );
+        return [...ownWeight.keys()].every((lexeme) => words.has(lexeme));
+      };
+      const strayFrom = (lead: Sentence, source: Source) =>
+        source.videoId !== lead.source.videoId &&
+        saysAll(sentences.filter((sentence) => sentence.source.videoId === lead.source.videoId)) &&
+        !saysAll(own(source));
       /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
       const compose = (ordered: Source[], startAt = new Map<Source, Sentence>()) => {
         const parts: Sentence[][] = [];
@@ -305,6 +329,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
         for (const source of ordered) {
           const leading = parts.length === 0;
           if (!leading && kindOnly && !kindAnswerable(source) && !startAt.has(source)) continue;
+          if (!leading && !startAt.has(source) && strayFrom(parts[0]?.[0] as Sentence, source)) continue;
           const taken = excerpt(own(source), relevance, {
             answersKind: leading || kindOnly ? answersKind?.by : undefined,
             kindOnly: !leading && kindOnly,
@@ -365,7 +390,9 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // Confidence is how much of the question the cited evidence says: the turns quoted from and
       // the sentences cited after "See also". "How long did the outage last?", answered "the
       // incident lasted forty-seven minutes" from a turn that opens "This is the retrospective for
-      // the search outage", is answered, not a knowledge gap.
+      // the search outage", is answered, not a knowledge gap. So is "How was the outage
+      // detected?", answered "got paged for the error rate" in the meeting whose title names the
+      // outage: a source that answers the question's kind says its matter by its title too.
       const quotedTurns = new Set(
         parts.flat().map((sentence) => `${sentence.source.number}:${sentence.turn}`),
       );
@@ -373,7 +400,10 @@ export function createLocalEngine(db: Db): AnswerEngine {
         ...sentences.filter((sentence) => quotedTurns.has(`${sentence.source.number}:${sentence.turn}`)),
         ...furtherLeads,
       ];
-      const said = new Set(evidence.flatMap((sentence) => [...sentence.lexemes]));
+      const said = new Set([
+        ...evidence.flatMap((sentence) => [...sentence.lexemes]),
+        ...(answering ? (titleWords.get(answering.videoTitle) ?? []) : []),
+      ]);
       const covered = [...ownWeight].reduce(
         (sum, [lexeme, value]) => sum + (said.has(lexeme) ? value : 0),
         0,

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
-import { insertKnowledge, waitForKnowledge } from '../../../test/helpers/knowledge.ts';
-import { requester } from '../../../test/helpers/requests.ts';
+import { insertKnowledge, meetingAdder } from '../../../test/helpers/knowledge.ts';
+import { qaAsker } from '../../../test/helpers/requests.ts';
 import { knowledgeItems } from '../../db/schema/index.ts';
 import { notFoundAnswer } from './engine.ts';
 import { taskOwnerAsked } from './people.ts';
@@ -13,15 +13,6 @@ type Answer = {
   answered: boolean;
   citations: Array<{ source: number; videoId: string; start: number; speaker: string | null; quote: string }>;
 };
-
-/** WebVTT of `[speaker, text]` turns, ten seconds each. */
-const vtt = (turns: Array<[string, string]>) =>
-  `WEBVTT\n\n${turns
-    .map(
-      ([speaker, text], at) =>
-        `00:00:${String(at * 10).padStart(2, '0')}.000 --> 00:00:${String(at * 10 + 9).padStart(2, '0')}.000\n<v ${speaker}>${text}`,
-    )
-    .join('\n\n')}\n`;
 
 describe('taskOwnerAsked', () => {
   it('reads the person whose tasks a question asks for, and no matter written in lower case', () => {
@@ -36,33 +27,17 @@ describe('taskOwnerAsked', () => {
 
 describe('POST /ai/qa: "who is <name>?", "what did <name> say?"', () => {
   const ctx = useTestApp();
-  const request = requester(ctx);
   let alice: SignedUpUser;
   let otto: SignedUpUser;
   let kickoffId: string;
   let reviewId: string;
 
-  const ask = async (user: SignedUpUser, question: string) => {
-    const response = await request(user, 'POST', '/ai/qa', { question });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json() as Answer;
-  };
-  const meeting = async (
-    user: SignedUpUser,
-    title: string,
-    recordedAt: string,
-    turns: Array<[string, string]>,
-  ) => {
-    const response = await request(user, 'POST', '/videos', {
-      organizationId: user.organizationId,
-      title,
-      recordedAt,
-      duration: '1:00',
-      transcript: vtt(turns),
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    const id = response.json().id as string;
-    await waitForKnowledge(ctx().database.db, id);
+  const askAs = qaAsker<Answer>(ctx);
+  const ask = (user: SignedUpUser, question: string) => askAs(user, { question });
+  const addMeeting = meetingAdder(ctx);
+  // Without the knowledge extraction found: each test stores what it reads.
+  const meeting = async (...args: Parameters<typeof addMeeting>) => {
+    const id = await addMeeting(...args);
     await ctx().database.db.delete(knowledgeItems).where(eq(knowledgeItems.videoId, id));
     return id;
   };

@@ -24,6 +24,7 @@ import { personDecisions, personTasks, whoIs } from './people.ts';
 import { personSaid } from './person-said.ts';
 import type { AnswerView, QaInput } from './schemas.ts';
 import { resolveAiScope } from './scope.ts';
+import { whoTookSides } from './stances.ts';
 
 /** Stretches of transcript given to the engine per question. */
 const SOURCES = 5;
@@ -86,6 +87,7 @@ export async function answerQuestion(
     (input.asker && (await ownTasks(context.db, input.question, input.asker, input.scope))) ||
     (await personTasks(context.db, input.question, input.scope)) ||
     (await personDecisions(context.db, input.question, input.scope)) ||
+    (await whoTookSides(context.db, input.question, input.scope)) ||
     (await knowledgeList(context.db, input.question, input.scope, context.clock.now())) ||
     (await matterStatus(context.db, input.question, input.scope)) ||
     (await changesAfter(context.db, input.question, input.scope)) ||

@@ -155,6 +155,22 @@ describe('introduced', () => {
     );
   });
 
+  it('keeps the word that says where the speaker stands before a qualification', () => {
+    expect(introduced('Priya Raman', 'said', 'Agreed, but keep it short.')).toBe(
+      'Priya Raman said: Agreed, but keep it short.',
+    );
+    expect(introduced('Priya Raman', 'thought', 'Yeah, okay, but not this week.')).toBe(
+      'Priya Raman said: Okay, but not this week.',
+    );
+    expect(introduced('Priya Raman', 'said', 'Agreed, the date holds.')).toBe(
+      'Priya Raman said the date holds.',
+    );
+    // "Sure." is a sentence of its own, and says nothing.
+    expect(introduced('PhD C', 'said', 'Sure. But they had to decide.')).toBe(
+      'PhD C said but they had to decide.',
+    );
+  });
+
   it('opens with a colon a capital that is no name, and reads on after a name', () => {
     const isName = (word: string) => ['Northwind', 'Daniel'].includes(word);
     expect(introduced('Maya Chen', 'said', 'Noted as open.', { isName })).toBe(

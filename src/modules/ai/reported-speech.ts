@@ -263,6 +263,11 @@ const TURN_OPENERS = new RegExp(
   `^(?:(?:(?:${OPENER_WORDS}|so|and so|and|um|uh|mm+|hmm+|now)\\b[,.?!]?|(?:good|fine|great|sure|agreed)[,.!])\\s+)+`,
   'i',
 );
+/** Where the speaker stands, then a qualification ("Agreed, but keep it short."): said as said. */
+const QUALIFIED_STANCE = new RegExp(
+  `^(?:${ASSENT_WORDS}|agreed|fair|fine|good|right|true|no),\\s+(?:but|though|although|except)\\b`,
+  'i',
+);
 /** A sentence that opens with its own label ("Root cause, then: …", "Decision: …"): reported after a colon. */
 const LABELLED = /^\p{Lu}[^.?!:]{0,40}:\s/u;
 /**
@@ -314,6 +319,7 @@ export function introduced(
   const capitalised = body.charAt(0).toUpperCase() + body.slice(1);
   if (/^[^.?!]*\?["')]?$/.test(body)) return `${speaker} asked: ${capitalised}`;
   if (LABELLED.test(capitalised)) return `${speaker} ${verb}: ${capitalised}`;
+  if (QUALIFIED_STANCE.test(body)) return `${speaker} said: ${capitalised}`;
   const own = body.match(OWN_VERB);
   const rest = own ? body.slice(own[0].length) : body;
   const first = rest.match(/^\p{L}+/u)?.[0] ?? '';

@@ -51,6 +51,7 @@ describe('splitSentences', () => {
 describe('tidySpeech', () => {
   it('keeps an assent the rest of the sentence answers with ("Yes, by January 19."), and drops it elsewhere', () => {
     expect(tidySpeech('Yes, by January 19.')).toBe('Yes, by January 19.');
+    expect(tidySpeech('Yeah, agreed, but keep it short.')).toBe('Agreed, but keep it short.');
     expect(tidySpeech('Okay, on Friday.')).toBe('Okay, on Friday.');
     expect(tidySpeech('Yeah, okay, I will do it by Friday.')).toBe('I will do it by Friday.');
     expect(tidySpeech('Yes, next week.')).toBe('Yes, next week.');

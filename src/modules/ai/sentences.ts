@@ -115,13 +115,25 @@ const ASSENTS = new RegExp(`\\b(?:${ASSENT_WORDS})\\b`, 'gi');
 export const asks = (text: string) => /\?["')]?\s*$/.test(text);
 
 /**
+ * What follows an opener that qualifies it in the same breath: "Agreed, but keep it short." agrees,
+ * with a condition ("Sure. But…" is two sentences: the first says nothing).
+ */
+const QUALIFIED_BY = /^(?:but|though|although|except|as long as|provided|only if)\b/;
+/** Openers that say where the speaker stands, kept before a qualification. */
+const STANCES = new RegExp(`\\b(?:${ASSENT_WORDS}|agreed|fine|good|right|fair|true|no)\\b`, 'gi');
+
+/**
  * `text` without the openers `openers` finds, but for an assent the rest answers with: "Yes, by
- * January 19." keeps "Yes," where "by January 19" alone would say nothing of who agreed.
+ * January 19." keeps "Yes," where "by January 19" alone would say nothing of who agreed; and
+ * the last word that says where the speaker stands when the rest qualifies it ("Agreed, but keep
+ * it short.").
  */
 export function withoutOpeners(text: string, openers: RegExp): string {
   const opening = text.match(openers)?.[0];
   if (!opening) return text;
   const rest = text.slice(opening.length);
+  const stance = opening.match(STANCES)?.at(-1);
+  if (stance && QUALIFIED_BY.test(rest)) return `${stance}, ${rest}`;
   const assent = opening.match(ASSENTS)?.at(-1);
   return assent && ANSWERED_BY.test(rest)
     ? `${assent}, ${rest.charAt(0).toLowerCase()}${rest.slice(1)}`
