@@ -340,15 +340,19 @@ describe('local answer engine', () => {
       sourceOf(2, 20, 20, [
         { speaker: 'Lena', text: 'Any feedback about the beta goes to the support channel.' },
       ]),
-      sourceOf(3, 30, 30, [{ speaker: 'Tom', text: 'The beta invitations go out on February 24.' }]),
+      sourceOf(3, 30, 30, [
+        { speaker: 'Tom', text: 'The beta opens for partner workspaces on February 24.' },
+      ]),
       // A part of the day alone says no day.
       sourceOf(4, 40, 40, [{ speaker: 'Tom', text: 'Morning everyone, the beta team is here.' }]),
+      // A day, but for the beta's invitations: the lead says when it opens.
+      sourceOf(5, 50, 50, [{ speaker: 'Tom', text: 'The beta invitations go out on February 17.' }]),
     ];
     const when = await engine().answer({ question: 'When does the beta open?', sources });
     expect(when.answer).toBe(
-      'Maya said: Decision: the beta opens on March 3 for every workspace. [1] Tom said the beta invitations go out on February 24. [3] See also [2], [4].',
+      'Maya said: Decision: the beta opens on March 3 for every workspace. [1] Tom said the beta opens for partner workspaces on February 24. [3] See also [2], [4], [5].',
     );
-    expect(when.citations.map((citation) => citation.source)).toEqual([1, 3, 2, 4]);
+    expect(when.citations.map((citation) => citation.source)).toEqual([1, 3, 2, 4, 5]);
     // A question with no fact to state is told with everything said of the matter.
     const about = await engine().answer({ question: 'What did we say about the beta?', sources });
     expect(about.answer).toMatch(/Lena said any feedback about the beta goes to the support channel\. \[2\]/);

@@ -322,6 +322,15 @@ export function createLocalEngine(db: Db): AnswerEngine {
         source.videoId !== lead.source.videoId &&
         saysAll(sentences.filter((sentence) => sentence.source.videoId === lead.source.videoId)) &&
         !saysAll(own(source));
+      // Once a fact is stated, another source states one too only about the matter as the lead
+      // names it: after "Aisha, can you write that into the release checklist? Yes, by January 19",
+      // not "Priya owns the redesign" of the onboarding checklist, nor "Daniel owns the search v2
+      // release".
+      const asFully = (lead: Sentence) => {
+        const named = [...(answersKind?.about ?? [])].filter((lexeme) => lead.lexemes.has(lexeme));
+        return (sentence: Sentence) =>
+          answersKind?.by(sentence) === true && named.every((lexeme) => sentence.lexemes.has(lexeme));
+      };
       /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
       const compose = (ordered: Source[], startAt = new Map<Source, Sentence>()) => {
         const parts: Sentence[][] = [];
@@ -331,7 +340,11 @@ export function createLocalEngine(db: Db): AnswerEngine {
           if (!leading && kindOnly && !kindAnswerable(source) && !startAt.has(source)) continue;
           if (!leading && !startAt.has(source) && strayFrom(parts[0]?.[0] as Sentence, source)) continue;
           const taken = excerpt(own(source), relevance, {
-            answersKind: leading || kindOnly ? answersKind?.by : undefined,
+            answersKind: leading
+              ? answersKind?.by
+              : kindOnly
+                ? asFully(parts[0]?.[0] as Sentence)
+                : undefined,
             kindOnly: !leading && kindOnly,
             kindRelevance: answersKind?.anyMeeting
               ? (sentence) => relevance(sentence, answersKind.about)
