@@ -56,6 +56,14 @@ describe('reported speech', () => {
     expect(reportedSpeech(said)).toBe(reported);
   });
 
+  it('names the speaker beside someone else ("Priya and I"), where "they" would name no one', () => {
+    expect(reportedSpeech('Priya and I, together, on March 9.', 'Maya Chen')).toBe(
+      'Priya and Maya Chen, together, on March 9.',
+    );
+    expect(reportedSpeech('Tom and me will read them.', 'Maya Chen')).toBe('Tom and Maya Chen would read them.');
+    expect(reportedSpeech('Priya and I, together.')).toBe('Priya and they, together.');
+  });
+
   it('writes "mine" as the speaker\'s, so that it cannot read as someone else\'s', () => {
     expect(reportedSpeech('That is mine, due January 21.', 'Tom Becker')).toBe(
       "That was Tom Becker's, due January 21.",

@@ -201,15 +201,20 @@ const BARE_LABEL = new RegExp(
   'iu',
 );
 
+/** The speaker named beside someone else: "Priya and I", "Tom and me". */
+const NAMED_WITH_ME = /(\p{Lu}\p{L}+) and (?:I|me)\b/gu;
+
 /**
  * A sentence's words moved to the third person and one tense back (but after a label: see
  * `LABEL_OPENING`); its first letter a capital.
  */
 export function reportedSpeech(said: string, speaker?: string | null): string {
-  const sentence = said.replace(
+  const labelled = said.replace(
     BARE_LABEL,
     (_, label: string) => `${label.charAt(0).toUpperCase()}${label.slice(1).toLowerCase()}: `,
   );
+  // "Priya and I" → "Priya and Maya Chen": "Priya and they" names no one.
+  const sentence = speaker ? labelled.replace(NAMED_WITH_ME, `$1 and ${speaker}`) : labelled;
   let previous = '';
   let beforePrevious = '';
   const keepsTense = LABEL_OPENING.test(sentence);
