@@ -60,8 +60,13 @@ describe('reported speech', () => {
     expect(reportedSpeech('Priya and I, together, on March 9.', 'Maya Chen')).toBe(
       'Priya and Maya Chen, together, on March 9.',
     );
-    expect(reportedSpeech('Tom and me will read them.', 'Maya Chen')).toBe('Tom and Maya Chen would read them.');
+    expect(reportedSpeech('Tom and me will read them.', 'Maya Chen')).toBe(
+      'Tom and Maya Chen would read them.',
+    );
     expect(reportedSpeech('Priya and I, together.')).toBe('Priya and they, together.');
+    expect(reportedSpeech('Bhaskara and I was talking about this.', 'Professor B')).toBe(
+      'Bhaskara and Professor B were talking about this.',
+    );
   });
 
   it('writes "mine" as the speaker\'s, so that it cannot read as someone else\'s', () => {

@@ -201,8 +201,8 @@ const BARE_LABEL = new RegExp(
   'iu',
 );
 
-/** The speaker named beside someone else: "Priya and I", "Tom and me". */
-const NAMED_WITH_ME = /(\p{Lu}\p{L}+) and (?:I|me)\b/gu;
+/** The speaker named beside someone else: "Priya and I", "Tom and me" (and "I was", said of the two). */
+const NAMED_WITH_ME = /(\p{Lu}\p{L}+) and (?:I|me)\b( was\b)?/gu;
 
 /**
  * A sentence's words moved to the third person and one tense back (but after a label: see
@@ -214,7 +214,12 @@ export function reportedSpeech(said: string, speaker?: string | null): string {
     (_, label: string) => `${label.charAt(0).toUpperCase()}${label.slice(1).toLowerCase()}: `,
   );
   // "Priya and I" → "Priya and Maya Chen": "Priya and they" names no one.
-  const sentence = speaker ? labelled.replace(NAMED_WITH_ME, `$1 and ${speaker}`) : labelled;
+  const sentence = speaker
+    ? labelled.replace(
+        NAMED_WITH_ME,
+        (_, name: string, was?: string) => `${name} and ${speaker}${was ? ' were' : ''}`,
+      )
+    : labelled;
   let previous = '';
   let beforePrevious = '';
   const keepsTense = LABEL_OPENING.test(sentence);
