@@ -200,7 +200,7 @@ describe('the seeded demo, on first contact', () => {
   it('answers "who owns" with the owner who took the task on, named', async () => {
     const alert = await ask('Who owns the lock alert?');
     expect(alert.answer).toMatch(
-      /^On January 16, Tom Becker said: Two: a database lock panel on the main dashboard, and an alert when any lock is held for more than thirty seconds\. That was Tom Becker's, due January 21\. \[1\]/,
+      /^On January 16, Tom Becker said: Two: a database lock panel on the main dashboard, and an alert when any lock is held for more than thirty seconds\. That is Tom Becker's, due January 21\. \[1\]/,
     );
     const batch = await ask('Who is responsible for the night batch job?');
     expect(batch.answer).toMatch(
@@ -631,6 +631,14 @@ describe('the seeded demo, on first contact', () => {
       /^On January 16, Aisha Mensah said they also posted the status page update late\./,
     );
     expect(statusPage.answer).not.toContain('Status on the night batch');
+  });
+
+  it('keeps the tense of what a decision goes on to assign in its turn', async () => {
+    // "Priya did the tooltip" would read as done: it is what was decided she does.
+    const announcement = await ask('What was decided about the announcement?');
+    expect(announcement.answer).toMatch(
+      /^On January 19, Maya Chen said: Decision: they announce it, a changelog entry plus a one-time tooltip\. Lena writes the changelog text, Priya does the tooltip\. \[1\]/,
+    );
   });
 
   it('answers who disagreed with someone with the replies to them that disagree', async () => {

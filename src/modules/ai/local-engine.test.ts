@@ -422,7 +422,7 @@ describe('local answer engine', () => {
     ];
     const result = await engine().answer({ question: 'Who owns the lock alert?', sources });
     expect(result.answer).toMatch(
-      /^Tom said: Two: a lock panel on the dashboard, and an alert when a lock is held too long\. That was Tom's, due January 21\. \[3\] /,
+      /^Tom said: Two: a lock panel on the dashboard, and an alert when a lock is held too long\. That is Tom's, due January 21\. \[3\] /,
     );
     expect(result.citations[0]).toMatchObject({ source: 3, speaker: 'Tom', start: 300 });
     // Asked as anything but an owner, the best source leads.

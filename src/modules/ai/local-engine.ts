@@ -6,7 +6,7 @@ import { asTimeline, changeOf, dayWriter, meetingOf, spansDays } from './answer-
 import { type AnswerEngine, type Citation, notFound, type Source, unmentioned } from './engine.ts';
 import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } from './excerpts.ts';
 import { namedDays } from './named-days.ts';
-import { introduced, reportedSpeech, reportingVerb, sourceWords } from './reported-speech.ts';
+import { introduced, reportedSpeech, reportingVerb, sourceWords, statesLabel } from './reported-speech.ts';
 import { asks, ended, splitSentences, tidySpeech } from './sentences.ts';
 
 /**
@@ -106,11 +106,19 @@ function written(
   },
   day?: string,
 ) {
+  // Sentences going on, in their turn, after one that states a decision or tasks after a label.
+  const continuesLabel: boolean[] = [];
+  taken.forEach((sentence, at) => {
+    const before = taken[at - 1];
+    continuesLabel.push(
+      before?.turn === sentence.turn && (continuesLabel[at - 1] === true || statesLabel(ended(before.said))),
+    );
+  });
   const text = taken
     .map((sentence, at) => {
       const speakerChanges =
         (at === 0 ? (day ? null : speakerBefore) : taken[at - 1]?.speaker) !== sentence.speaker;
-      const said = reportedSpeech(ended(sentence.said), sentence.speaker);
+      const said = reportedSpeech(ended(sentence.said), sentence.speaker, continuesLabel[at]);
       const part =
         speakerChanges && sentence.speaker
           ? introduced(sentence.speaker, voice.verb(sentence.speaker), said, voice)

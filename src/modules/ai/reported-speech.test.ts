@@ -56,6 +56,18 @@ describe('reported speech', () => {
     expect(reportedSpeech(said)).toBe(reported);
   });
 
+  it('keeps the tense of what goes on after a label in its turn (continuesLabel)', () => {
+    expect(reportedSpeech('Lena writes the changelog text, Priya does the tooltip.', 'Maya Chen', true)).toBe(
+      'Lena writes the changelog text, Priya does the tooltip.',
+    );
+    expect(reportedSpeech('Lena writes the changelog text, Priya does the tooltip.', 'Maya Chen')).toBe(
+      'Lena writes the changelog text, Priya did the tooltip.',
+    );
+    expect(reportedSpeech('That is mine, due January 21.', 'Tom Becker', true)).toBe(
+      "That is Tom Becker's, due January 21.",
+    );
+  });
+
   it('names the speaker beside someone else ("Priya and I"), where "they" would name no one', () => {
     expect(reportedSpeech('Priya and I, together, on March 9.', 'Maya Chen')).toBe(
       'Priya and Maya Chen, together, on March 9.',

@@ -204,15 +204,27 @@ const BARE_LABEL = new RegExp(
 /** The speaker named beside someone else: "Priya and I", "Tom and me" (and "I was", said of the two). */
 const NAMED_WITH_ME = /(\p{Lu}\p{L}+) and (?:I|me)\b( was\b)?/gu;
 
-/**
- * A sentence's words moved to the third person and one tense back (but after a label: see
- * `LABEL_OPENING`); its first letter a capital.
- */
-export function reportedSpeech(said: string, speaker?: string | null): string {
-  const labelled = said.replace(
+/** A sentence with its bare label written as one ("Actions. I write…" → "Actions: I write…"). */
+const withLabel = (said: string) =>
+  said.replace(
     BARE_LABEL,
     (_, label: string) => `${label.charAt(0).toUpperCase()}${label.slice(1).toLowerCase()}: `,
   );
+
+/**
+ * Whether a sentence states what it is after a label ("Decision: we announce it…"): it keeps its
+ * tense, and so do the sentences of its turn that go on with it.
+ */
+export const statesLabel = (said: string) => LABEL_OPENING.test(withLabel(said));
+
+/**
+ * A sentence's words moved to the third person and one tense back (but after a label, or going on
+ * after one in its turn (`continuesLabel`): see `LABEL_OPENING`); its first letter a capital.
+ * "Decision: we announce it. Lena writes the changelog text, Priya does the tooltip." is what
+ * they decided, not "Priya did the tooltip".
+ */
+export function reportedSpeech(said: string, speaker?: string | null, continuesLabel = false): string {
+  const labelled = withLabel(said);
   // "Priya and I" → "Priya and Maya Chen": "Priya and they" names no one.
   const sentence = speaker
     ? labelled.replace(
@@ -222,7 +234,7 @@ export function reportedSpeech(said: string, speaker?: string | null): string {
     : labelled;
   let previous = '';
   let beforePrevious = '';
-  const keepsTense = LABEL_OPENING.test(sentence);
+  const keepsTense = continuesLabel || LABEL_OPENING.test(sentence);
   const shifted = proposed(sentence).replace(/[A-Za-z]+(?:['’][a-z]+)?/g, (word) => {
     const lower = word.toLowerCase().replace('’', "'");
     const afterSubject = SUBJECTS.has(previous) && !INVERTING.has(beforePrevious);
