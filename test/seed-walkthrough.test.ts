@@ -73,6 +73,8 @@ describe('the seeded demo, on first contact', () => {
     expect(result.citations.map((citation) => citation.source)).toEqual(markers);
     expect(result.citations[0]?.videoTitle).toMatch(/outage|retro/i);
     for (const filler of ['Fine.', 'Um.', 'Yeah.']) expect(result.answer.startsWith(filler)).toBe(false);
+    // The retrospective's opening says only what its title says: cited after "See also", not quoted.
+    expect(result.answer).not.toMatch(/this was the retrospective for the search outage/i);
     // Asked for the cause in other words, the same cause leads, not the retrospective's opening.
     for (const question of ['What was the root cause of the outage?', 'What caused the outage?'])
       expect((await ask(question)).answer, question).toMatch(/^Daniel Okafor said: Root cause, then: /);

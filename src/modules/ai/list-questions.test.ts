@@ -113,6 +113,9 @@ describe('questions that ask for a list of decisions, open questions or action i
     ['Where are we with the checklist', 'the checklist'],
     ['Any update on SAML?', 'SAML'],
     ['Give me an update on the Northwind renewal.', 'the Northwind renewal'],
+    ['What happened with the onboarding checklist?', 'the onboarding checklist'],
+    ["What's going on with the night batch?", 'the night batch'],
+    ['What happened at the design review?', null],
     ['What did we decide about search v2?', null],
     ['Status page: who updates it?', null],
   ])('reads the matter of a status question: %s', (question, matter) => {

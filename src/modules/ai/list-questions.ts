@@ -110,11 +110,12 @@ export function heldWindow(question: string, now: Date): HeldWindow | null {
 
 /**
  * "What's the status of search v2?", "Where are we with the night batch?", "Any update on the
- * checklist?": the matter whose latest state the question asks for, as said; null when it asks
- * something else.
+ * checklist?", "What happened with the onboarding checklist?": the matter whose latest state the
+ * question asks for, as said; null when it asks something else ("What happened at the design
+ * review?" asks about a meeting: meeting-questions.ts).
  */
 const ASKS_STATUS =
-  /^\s*(?:what(?:'s|’s| is) the (?:status|latest|progress|state) (?:of|on|with|for)|where (?:are we|do we stand|are things|do things stand) (?:with|on)|what(?:'s|’s| is) new (?:on|with)|any (?:news|updates?) (?:on|about)|(?:give me )?an? (?:status )?update on)\s+(.+?)[\s?.!]*$/i;
+  /^\s*(?:what(?:'s|’s| is) the (?:status|latest|progress|state) (?:of|on|with|for)|where (?:are we|do we stand|are things|do things stand) (?:with|on)|what(?:'s|’s| is) new (?:on|with)|any (?:news|updates?) (?:on|about)|(?:give me )?an? (?:status )?update on|what(?: has| had)? happened (?:with|to)|what(?:'s|’s| is) (?:happening|going on) with)\s+(.+?)[\s?.!]*$/i;
 
 export const statusMatter = (question: string) => question.match(ASKS_STATUS)?.[1] ?? null;
 

@@ -330,6 +330,16 @@ export function createLocalEngine(db: Db): AnswerEngine {
         source.videoId !== lead.source.videoId &&
         saysAll(sentences.filter((sentence) => sentence.source.videoId === lead.source.videoId)) &&
         !saysAll(own(source));
+      // A source whose best sentence says only what its meeting's title says ("This is the
+      // retrospective for the search outage on January 14") tells the reader nothing after the
+      // lead: it is cited after "See also".
+      const titleOnly = (source: Source) => {
+        const best = bestSentence(own(source), relevance, byNamed);
+        const title = titleWords.get(source.videoTitle);
+        return (
+          best !== undefined && title !== undefined && [...best.lexemes].every((lexeme) => title.has(lexeme))
+        );
+      };
       // Once a fact is stated, another source states one too only about the matter as the lead
       // names it: after "Aisha, can you write that into the release checklist? Yes, by January 19",
       // not "Priya owns the redesign" of the onboarding checklist, nor "Daniel owns the search v2
@@ -347,6 +357,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
           const leading = parts.length === 0;
           if (!leading && kindOnly && !kindAnswerable(source) && !startAt.has(source)) continue;
           if (!leading && !startAt.has(source) && strayFrom(parts[0]?.[0] as Sentence, source)) continue;
+          if (!leading && !startAt.has(source) && titleOnly(source)) continue;
           const taken = excerpt(own(source), relevance, {
             answersKind: leading
               ? answersKind?.by
