@@ -5,6 +5,7 @@ import { kindAnswers } from './answer-kinds.ts';
 import { asTimeline, changeOf, dayWriter, meetingOf, spansDays } from './answer-timeline.ts';
 import { type AnswerEngine, type Citation, notFound, type Source, unmentioned } from './engine.ts';
 import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } from './excerpts.ts';
+import { furtherSources } from './further-sources.ts';
 import { namedDays } from './named-days.ts';
 import { introduced, reportedSpeech, reportingVerb, sourceWords, statesLabel } from './reported-speech.ts';
 import { asks, ended, splitSentences, tidySpeech } from './sentences.ts';
@@ -310,45 +311,14 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // they answer it too: "When does search v2 ship?" wants days, not "Happy to start with
       // search"; the rest are cited after "See also".
       const kindOnly = answering !== undefined && answersKind?.exclusive === true;
-      // When the lead's meeting says every word of the question, a source from another meeting is
-      // quoted only where it does too: "Does Northwind need SAML?", answered from the Northwind
-      // call, is not followed by another meeting's "a maintenance window for the Northwind
-      // reindex" (it stays cited after "See also"). What a meeting's title says, or whoever
-      // speaks, counts as said.
-      const speakerWords = new Map(speakers.map((speaker) => [speaker.name, speaker.lexemes]));
-      const saysAll = (said: Sentence[]) => {
-        const words = new Set(
-          said.flatMap((sentence) => [
-            ...sentence.lexemes,
-            ...(speakerWords.get(sentence.speaker ?? '') ?? []),
-            ...(titleWords.get(sentence.source.videoTitle) ?? []),
-          ]),
-        );
-        return [...ownWeight.keys()].every((lexeme) => words.has(lexeme));
-      };
-      const strayFrom = (lead: Sentence, source: Source) =>
-        source.videoId !== lead.source.videoId &&
-        saysAll(sentences.filter((sentence) => sentence.source.videoId === lead.source.videoId)) &&
-        !saysAll(own(source));
-      // A source whose best sentence says only what its meeting's title says ("This is the
-      // retrospective for the search outage on January 14") tells the reader nothing after the
-      // lead: it is cited after "See also".
-      const titleOnly = (source: Source) => {
-        const best = bestSentence(own(source), relevance, byNamed);
-        const title = titleWords.get(source.videoTitle);
-        return (
-          best !== undefined && title !== undefined && [...best.lexemes].every((lexeme) => title.has(lexeme))
-        );
-      };
-      // Once a fact is stated, another source states one too only about the matter as the lead
-      // names it: after "Aisha, can you write that into the release checklist? Yes, by January 19",
-      // not "Priya owns the redesign" of the onboarding checklist, nor "Daniel owns the search v2
-      // release".
-      const asFully = (lead: Sentence) => {
-        const named = [...(answersKind?.about ?? [])].filter((lexeme) => lead.lexemes.has(lexeme));
-        return (sentence: Sentence) =>
-          answersKind?.by(sentence) === true && named.every((lexeme) => sentence.lexemes.has(lexeme));
-      };
+      const quoting = furtherSources({
+        sentences,
+        asked: [...ownWeight.keys()],
+        speakerWords: new Map(speakers.map((speaker) => [speaker.name, speaker.lexemes])),
+        titleWords,
+        best: (source) => bestSentence(own(source), relevance, byNamed),
+        kind: answersKind,
+      });
       /** The answer's parts, a source's excerpt each, in `ordered` order; `startAt` fixes where some start. */
       const compose = (ordered: Source[], startAt = new Map<Source, Sentence>()) => {
         const parts: Sentence[][] = [];
@@ -356,13 +326,13 @@ export function createLocalEngine(db: Db): AnswerEngine {
         for (const source of ordered) {
           const leading = parts.length === 0;
           if (!leading && kindOnly && !kindAnswerable(source) && !startAt.has(source)) continue;
-          if (!leading && !startAt.has(source) && strayFrom(parts[0]?.[0] as Sentence, source)) continue;
-          if (!leading && !startAt.has(source) && titleOnly(source)) continue;
+          if (!leading && !startAt.has(source) && !quoting.quoted(parts[0]?.[0] as Sentence, source))
+            continue;
           const taken = excerpt(own(source), relevance, {
             answersKind: leading
               ? answersKind?.by
               : kindOnly
-                ? asFully(parts[0]?.[0] as Sentence)
+                ? quoting.statingAsFully(parts[0]?.[0] as Sentence)
                 : undefined,
             kindOnly: !leading && kindOnly,
             kindRelevance: answersKind?.anyMeeting
