@@ -114,7 +114,8 @@ export const meetingAdder = (ctx: () => TestApp) => {
       organizationId: user.organizationId,
       title,
       recordedAt,
-      duration: '1:00',
+      // Six turns a minute.
+      duration: `${Math.max(1, Math.ceil(turns.length / 6))}:00`,
       transcript: turnsVtt(turns),
     });
     expect(response.statusCode, response.body).toBe(201);

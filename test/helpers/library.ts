@@ -38,11 +38,12 @@ export async function createSeriesRow(db: Db, values: Owned & Partial<typeof ser
   return row;
 }
 
-/** WebVTT of `[speaker, text]` turns, ten seconds each (a minute holds six). */
+/** A WebVTT cue time: "00:01:10.000". */
+const cueTime = (seconds: number) =>
+  `00:${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}.000`;
+
+/** WebVTT of `[speaker, text]` turns, ten seconds each. */
 export const turnsVtt = (turns: Array<[string, string]>) =>
   `WEBVTT\n\n${turns
-    .map(
-      ([speaker, text], at) =>
-        `00:00:${String(at * 10).padStart(2, '0')}.000 --> 00:00:${String(at * 10 + 9).padStart(2, '0')}.000\n<v ${speaker}>${text}`,
-    )
+    .map(([speaker, text], at) => `${cueTime(at * 10)} --> ${cueTime(at * 10 + 9)}\n<v ${speaker}>${text}`)
     .join('\n\n')}\n`;

@@ -35,6 +35,9 @@ describe('POST /ai/qa: "who agreed with <name>?", "who disagreed with <name>?"',
       ['Dana Ortiz', 'The new onboarding flow needs one more round of testing.'],
       ['Eli Brandt', 'Agreed, but keep the round short.'],
       ['Dana Ortiz', 'Two days, then.'],
+      // A listener's "Yeah." takes no side.
+      ['Farah Khan', 'Yeah.'],
+      ['Dana Ortiz', 'And I book the testers.'],
       ['Eli Brandt', 'We can ship on Thursday.'],
       ['Farah Khan', 'Thursday works for support.'],
     ]);

@@ -22,12 +22,20 @@ const ASKS_STANCE = new RegExp(
   'u',
 );
 
-/** How a reply that agrees opens ("Right.", "He has a point.", "I like it, but…"). */
+/** How a reply that agrees opens ("He has a point.", "I like it, but…", "That makes sense"). */
 const AGREES =
-  /^(?:(?:yes|yeah|yep|right|exactly|absolutely|agreed|true|fair(?: enough)?|good point|sure|definitely)\b|i (?:agree|like (?:it|that|this)|accept|support|am with you|'m with you)\b|(?:he|she|they|you) (?:has|have|had) a (?:good |fair )?point|(?:that|this|it)(?:'s| is| was) (?:a )?(?:good|fair|great|clean|right)\b|makes sense|sounds (?:good|right|fine)|good idea)/i;
+  /^(?:(?:agreed|fair(?: enough)?|good point)\b|i (?:agree|like (?:it|that|this)|accept|support|am with you|'m with you)\b|(?:he|she|they|you) (?:has|have|had) a (?:good |fair )?point|(?:that|this|it)(?:'s| is| was) (?:a )?(?:good|fair|great|clean|right)\b|makes sense|sounds (?:good|right|fine)|good idea)/i;
 /** How a reply that disagrees opens ("I disagree, honestly.", "I would rather keep the date."). */
 const DISAGREES =
-  /^(?:no\b(?![-,]?\s*(?:problem|worries|doubt))|i (?:disagree|don'?t (?:think|agree|buy)|do not (?:think|agree)|would rather|'d rather|am not (?:sure|convinced|comfortable)|'m not (?:sure|convinced|comfortable))|not really|(?:that'?s|that is) not (?:right|true|what)|i (?:would|'d) push back)/i;
+  /^(?:i (?:disagree|don'?t (?:think|agree|buy)|do not (?:think|agree)|would rather|'d rather|am not (?:sure|convinced|comfortable)|'m not (?:sure|convinced|comfortable))|not really|(?:that'?s|that is) not (?:right|true|what)|i (?:would|'d) push back)/i;
+/**
+ * A yes or a no that opens a reply ("Right. My proposal is…", "No, the customers were promised
+ * February."): a side taken when the turn goes on to say something (`SAYS_MORE` words), a
+ * listener's "Yeah." or "Right." otherwise.
+ */
+const ASSENTS = /^(?:yes|yeah|yep|right|exactly|absolutely|true|sure|definitely)\b/i;
+const DISSENTS = /^no\b(?![-,]?\s*(?:problem|worries|doubt))/i;
+const SAYS_MORE = 5;
 
 /** Words in a sentence too short to quote alone. */
 const SHORT_SENTENCE = 8;
@@ -96,9 +104,12 @@ export async function whoTookSides(
       and coalesce(sp.name, s.speaker_label) is distinct from ${person}
       ${onMatter}
     order by "heldAt" desc, v.id, s.index`);
+  const takesSide = (text: string) =>
+    (agreeing ? AGREES : DISAGREES).test(text) ||
+    ((agreeing ? ASSENTS : DISSENTS).test(text) && text.split(/\s+/).length >= SAYS_MORE);
   const sided = rows
     .map((reply) => ({ ...reply, heldAt: new Date(reply.heldAt) }))
-    .filter((reply) => (agreeing ? AGREES : DISAGREES).test(reply.text.trim()));
+    .filter((reply) => takesSide(reply.text.trim()));
   const about = matter ? ` on ${matter.replace(/[?.!]+$/, '')}` : '';
   if (sided.length === 0)
     return {
