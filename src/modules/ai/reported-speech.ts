@@ -1,4 +1,4 @@
-import { ASSENT_WORDS, OPENER_WORDS, withoutOpeners } from './sentences.ts';
+import { ASSENT_WORDS, OPENER_WORDS, QUALIFIERS, STANCE_WORDS, withoutOpeners } from './sentences.ts';
 
 /**
  * What was said, written as a person writing up a meeting reports it: "I think we'll keep the
@@ -286,10 +286,7 @@ const TURN_OPENERS = new RegExp(
   'i',
 );
 /** Where the speaker stands, then a qualification ("Agreed, but keep it short."): said as said. */
-const QUALIFIED_STANCE = new RegExp(
-  `^(?:${ASSENT_WORDS}|agreed|fair|fine|good|right|true|no),\\s+(?:but|though|although|except)\\b`,
-  'i',
-);
+const QUALIFIED_STANCE = new RegExp(`^(?:${STANCE_WORDS}),\\s+(?:${QUALIFIERS})\\b`, 'i');
 /** A sentence that opens with its own label ("Root cause, then: …", "Decision: …"): reported after a colon. */
 const LABELLED = /^\p{Lu}[^.?!:]{0,40}:\s/u;
 /**

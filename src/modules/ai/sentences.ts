@@ -118,9 +118,11 @@ export const asks = (text: string) => /\?["')]?\s*$/.test(text);
  * What follows an opener that qualifies it in the same breath: "Agreed, but keep it short." agrees,
  * with a condition ("Sure. But…" is two sentences: the first says nothing).
  */
-const QUALIFIED_BY = /^(?:but|though|although|except|as long as|provided|only if)\b/;
+export const QUALIFIERS = 'but|though|although|except|as long as|provided|only if';
+const QUALIFIED_BY = new RegExp(`^(?:${QUALIFIERS})\\b`);
 /** Openers that say where the speaker stands, kept before a qualification. */
-const STANCES = new RegExp(`\\b(?:${ASSENT_WORDS}|agreed|fine|good|right|fair|true|no)\\b`, 'gi');
+export const STANCE_WORDS = `${ASSENT_WORDS}|agreed|fine|good|right|fair|true|no`;
+const STANCES = new RegExp(`\\b(?:${STANCE_WORDS})\\b`, 'gi');
 
 /**
  * `text` without the openers `openers` finds, but for an assent the rest answers with: "Yes, by

@@ -79,6 +79,9 @@ describe('POST /ai/qa: "who agreed with <name>?", "who disagreed with <name>?"',
       /^Replies agreeing with Dana Ortiz on the contractors, latest meeting first: Farah Khan/,
     );
     expect(body.citations.map((citation) => citation.videoId)).toEqual([planningId]);
+    // A matter of stop words only narrows nothing.
+    const anything = await ask(alice, 'Who agreed with Dana about it?');
+    expect(anything.citations.map((citation) => citation.videoId)).toEqual([reviewId, planningId]);
   });
 
   it('says so when no one replying to the person took that side', async () => {

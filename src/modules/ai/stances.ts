@@ -18,7 +18,7 @@ const AGREEING = 'agreed|agrees|agree|has agreed|sided|sides|supported|supports|
 const DISAGREEING =
   'disagreed|disagrees|disagree|has disagreed|pushed back|pushes back|objected|objects|argued|argues';
 const ASKS_STANCE = new RegExp(
-  String.raw`^\s*[Ww]ho (${AGREEING}|${DISAGREEING})(?: with| on| to| against)? ${NAME}(?:(?:'s|’s) \p{Ll}+)?(?:,?\s+(?:about|on|over|regarding|when discussing)\s+(.+?))?\s*\??\s*$`,
+  String.raw`^\s*[Ww]ho (?:(${AGREEING})|${DISAGREEING})(?: with| on| to| against)? ${NAME}(?:(?:'s|’s) \p{Ll}+)?(?:,?\s+(?:about|on|over|regarding|when discussing)\s+(.+?))?\s*\??\s*$`,
   'u',
 );
 
@@ -78,13 +78,13 @@ export async function whoTookSides(
   question: string,
   scope: RetrievalScope,
 ): Promise<EngineAnswer | null> {
-  const [, verb = '', name, matter] = question.match(ASKS_STANCE) ?? [];
+  const [, agreed, name, matter] = question.match(ASKS_STANCE) ?? [];
   if (!name) return null;
   const person = speakerNamed(name, [
     ...new Set((await spokenIn(db, scope, name)).map((row) => row.speaker)),
   ]);
   if (!person) return null;
-  const agreeing = new RegExp(`^(?:${AGREEING})$`).test(verb);
+  const agreeing = agreed !== undefined;
   // A matter named narrows the replies to those where it is said, in the reply or what it answers.
   const onMatter = matter
     ? sql`and (numnode(plainto_tsquery('english', ${matter})) = 0
