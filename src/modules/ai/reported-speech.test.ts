@@ -91,6 +91,13 @@ describe('reported speech', () => {
     );
   });
 
+  it('writes once two of the speaker\'s pronouns said one after the other ("we I")', () => {
+    expect(reportedSpeech('So, obviously we I just did a run down the evaluation.')).toBe(
+      'So, obviously they just did a run down the evaluation.',
+    );
+    expect(reportedSpeech('They they built it.')).toBe('They built it.');
+  });
+
   it.each([
     ['What did Marketing think about the case?', 'thought'],
     ["What was the Professor's opinion on tapes?", 'thought'],

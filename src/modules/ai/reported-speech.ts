@@ -217,6 +217,9 @@ const withLabel = (said: string) =>
  */
 export const statesLabel = (said: string) => LABEL_OPENING.test(withLabel(said));
 
+/** Two pronouns of the speaker's that both became "they" ("we I just did…"). */
+const SAID_TWICE = /\b(they|them|their)\s+\1\b/gi;
+
 /**
  * A sentence's words moved to the third person and one tense back (but after a label, or going on
  * after one in its turn (`continuesLabel`): see `LABEL_OPENING`); its first letter a capital.
@@ -254,11 +257,11 @@ export function reportedSpeech(said: string, speaker?: string | null, continuesL
       word
     );
   });
-  // "I" became "they": a sentence it opened still opens with a capital.
-  const capitalised = shifted.replace(
-    /([.?!]["')]?\s+)([a-z])/g,
-    (_, end: string, letter: string) => end + letter.toUpperCase(),
-  );
+  // "I" became "they": a sentence it opened still opens with a capital; "we I just did" is not
+  // "they they just did".
+  const capitalised = shifted
+    .replace(SAID_TWICE, '$1')
+    .replace(/([.?!]["')]?\s+)([a-z])/g, (_, end: string, letter: string) => end + letter.toUpperCase());
   return capitalised.charAt(0).toUpperCase() + capitalised.slice(1);
 }
 

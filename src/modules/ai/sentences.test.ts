@@ -101,4 +101,50 @@ describe('tidySpeech', () => {
     );
     expect(tidySpeech('I mean , do you know the price ?')).toBe('Do you know the price?');
   });
+
+  it('drops a word cut off and said again whole, and keeps short words said before one they begin', () => {
+    expect(tidySpeech('Yeah because th th the evaluation project is done.')).toBe(
+      'Because the evaluation project is done.',
+    );
+    expect(tidySpeech('we wanna talk about if w if we wanna add the data')).toBe(
+      'We wanna talk about if we wanna add the data',
+    );
+    expect(tidySpeech('So it might ma make a lot of sense, wha what you want.')).toBe(
+      'So it might make a lot of sense, what you want.',
+    );
+    expect(tidySpeech('We were in increasing trouble with the theory, but buttons help.')).toBe(
+      'We were in increasing trouble with the theory, but buttons help.',
+    );
+    expect(tidySpeech("I think what you 're requesting is fine.")).toBe(
+      "I think what you're requesting is fine.",
+    );
+    // A lone "i" is a word cut off where the pronoun is written "I"; in a transcript in lower case it is the pronoun.
+    expect(tidySpeech('What language is that written i Is that Scheme?')).toBe(
+      'What language is that written Is that Scheme?',
+    );
+    expect(tidySpeech('i think we should ship it')).toBe('I think we should ship it');
+  });
+
+  it('drops the parts of a sentence that only hold the floor or were broken off, and keeps a sentence of nothing else', () => {
+    expect(tidySpeech("We 're pretty much working together on the design front here . Okay .")).toBe(
+      "We're pretty much working together on the design front here.",
+    );
+    expect(tidySpeech('Right. So, the simple idea is a feature space. Right? Mmm.')).toBe(
+      'So, the simple idea is a feature space.',
+    );
+    expect(tidySpeech('Sometimes you have breath noise and Mmm.')).toBe('Sometimes you have breath noise.');
+    expect(tidySpeech('It was a constant noise addition. And they thought w.')).toBe(
+      'It was a constant noise addition.',
+    );
+    expect(tidySpeech('We looked at the detailed design. That is in the.')).toBe(
+      'We looked at the detailed design.',
+    );
+    expect(tidySpeech('I do not think so.')).toBe('I do not think so.');
+    expect(tidySpeech('No. We keep it.')).toBe('No. We keep it.');
+    expect(tidySpeech('So. Right?')).toBe('So. Right?');
+    // In capitals a hesitation's letters are a name: a hidden Markov model.
+    expect(tidySpeech('Results on the HMM and the MLP are close.')).toBe(
+      'Results on the HMM and the MLP are close.',
+    );
+  });
 });

@@ -71,8 +71,11 @@ export function splitSentences(segment: SegmentText): SentenceSpan[] {
   return sentences;
 }
 
-/** Sounds that hold the floor, not words ("uh", "um", "mm-hmm"), with the comma or stop around them. */
-const HESITATIONS = /,?\s+(?:uh|um|uhm|erm|er|ah|mm|hmm|mhm|mm-hmm|uh-huh)(?:,|(?=[\s.?!;:]|$))/gi;
+/**
+ * Sounds that hold the floor, not words ("uh", "um", "mm-hmm"), with the comma or stop around them;
+ * in capitals they are a name ("HMM", a hidden Markov model).
+ */
+const HESITATIONS = /,?\s+(?:uh|um|uhm|erm|er|ah|m{2,}|hm+|mhm|mm-hmm|uh-huh)(?:,|(?=[\s.?!;:]|$))/gi;
 /** "you know," and "I mean," holding the floor mid-sentence (never "do you know the price"). */
 const FILLERS = /(?:^|,?\s)(?:you know|i mean)\s*,(?=\s)/gi;
 /** A greeting that opens a meeting or a turn ("Morning everyone.", "Hi all,"): it says nothing of the matter. */
@@ -146,13 +149,57 @@ const RESTARTS = /\b((?:[\w']+\s+)?[\w']+)(?:\s+\1\b)+/gi;
 /** A lone letter before the next word ("they were edited s at one place"): a word cut off. */
 const CUT_OFF = /(^|\s)(?![ai]\s)[b-z](?=\s+[A-Za-z])/g;
 
-/** Restarts inside restarts ("that that 's that 's") are undone by saying them again until none is left. */
+/**
+ * Short words that stand on their own before a word they begin ("we were", "the theory", "in
+ * increasing numbers", "but buttons"); any other two or three letters before a word they begin are
+ * that word cut off and said again ("th the", "wha what", "re really").
+ */
+const SHORT_WORDS = new Set(
+  `an as at be by do go he if in is it me my no of oh ok on or so to up us we hi ex tv cd
+  the and for you are was can not but all one our out any how who why now new old see say get got let put
+  use way day yes yet too off own its his her him she may did had has two six ten few lot bit big end far
+  per set run try ask saw via etc box pen cap car key top low bad add mid due fun job web app map red tap
+  hot net sum age air art bag bed buy cut die dry eat eye fit fix gas guy hit ill kid law lay lie log man
+  mix odd pay pop raw sat sea sit son tea tie toy war win won aim ear oil pie sky sun van zip ram rom dvd
+  lcd led usb pro con`.split(/\s+/),
+);
+const LOWER_CASE_I = /(^|\s)i(?=\s+[A-Za-z])/g;
+/** Two or three letters before a word they begin. */
+const CUT_OFF_BEGINNING = /(^|\s)([a-z]{2,3})\s+(?=\2[a-z])/g;
+/** A part of a sentence that only holds the floor ("Okay.", "Right?", "Mmm, yeah."). */
+const FLOOR_HOLDING_PART =
+  /^(?:(?:yeah|yep|okay|ok|'?kay|oh|well|right|alright|so|sorry|and|but|or|anyway|-+)[,.?!]?\s*)+$/i;
+/** Words a sentence cannot end on: the speaker broke off ("That is in the.", "Or in."). */
+const UNFINISHED = new Set(
+  'a an the and but or to of in on at for with from if my our their your'.split(' '),
+);
+/** A conjunction left at the end of a sentence once a hesitation after it is gone ("…breath noise and."). */
+const TRAILING_CONJUNCTION = /,?\s+(?:and|but|or)\.$/i;
+
+/** A part of four words or fewer that ends on a word it cannot end on, or on a word cut off ("In th."). */
+function brokenOff(part: string) {
+  const words = part.split(/\s+/);
+  const last = words.at(-1)?.replace(/\.$/, '') ?? '';
+  if (!part.endsWith('.') || words.length > 4) return false;
+  return UNFINISHED.has(last.toLowerCase()) || (/^[a-z]{1,3}$/.test(last) && !SHORT_WORDS.has(last));
+}
+
+/**
+ * Restarts inside restarts ("that that 's that 's", "th th the") are undone by saying them again
+ * until none is left.
+ */
 function withoutRestarts(text: string) {
   let previous = '';
-  let current = text;
+  const cutOff = text.replace(CUT_OFF, '$1');
+  // Where the pronoun is written "I", a lone "i" is a word cut off ("written i Is that…").
+  let current = /\p{Lu}/u.test(text) ? cutOff.replace(LOWER_CASE_I, '$1') : cutOff;
   for (let pass = 0; pass < 3 && current !== previous; pass++) {
     previous = current;
-    current = current.replace(RESTARTS, '$1');
+    current = current
+      .replace(RESTARTS, '$1')
+      .replace(CUT_OFF_BEGINNING, (match, before: string, part: string) =>
+        SHORT_WORDS.has(part) ? match : before,
+      );
   }
   return current;
 }
@@ -163,17 +210,36 @@ function withoutRestarts(text: string) {
  * the transcript verbatim.
  */
 export function tidySpeech(text: string): string {
-  const spoken = withoutRestarts(` ${text}`.replace(HESITATIONS, '').replace(FILLERS, ' ')).trim();
+  const spoken = withoutRestarts(
+    ` ${text}`.replace(HESITATIONS, (sound) => (/[a-z]/.test(sound) ? '' : sound)).replace(FILLERS, ' '),
+  ).trim();
   const tidied = withoutOpeners(
     spoken.replace(GREETING, '').replace(ACKNOWLEDGEMENT, '').replace(CLOSING_THANKS, ''),
     OPENERS,
   )
-    .replace(CUT_OFF, '$1')
     .replace(/\s+(n't|'(?:s|re|ve|ll|d|m)\b)/gi, '$1')
     .replace(/\s+([,.?!;:])/g, '$1')
+    // A hesitation said as a sentence of its own leaves its stop behind ("Right? Mmm." → "Right?.").
+    .replace(/(?<!\.)([.?!])\.(?!\.)/g, '$1')
     .replace(/^[\s,;:.]+/, '')
     .replace(/\s{2,}/g, ' ');
-  return tidied.charAt(0).toUpperCase() + tidied.slice(1);
+  const written = withoutEmptyParts(tidied);
+  return written.charAt(0).toUpperCase() + written.slice(1);
+}
+
+/**
+ * A sentence without its parts that say nothing: those that only hold the floor ("…the design
+ * front here. Okay."; splitSentences joins a short sentence to its neighbour), one broken off at
+ * the end ("…in the detailed design. That is in the.") and a conjunction left last. A sentence of nothing else stays as it
+ * is: whether to quote it is the caller's choice.
+ */
+function withoutEmptyParts(sentence: string) {
+  const parts = sentence.split(/(?<=[.?!])\s+/);
+  const saying = parts.filter(
+    (part, index) =>
+      !FLOOR_HOLDING_PART.test(part) && !(index > 0 && index === parts.length - 1 && brokenOff(part)),
+  );
+  return saying.length > 0 ? saying.join(' ').replace(TRAILING_CONJUNCTION, '.') : sentence;
 }
 
 /** A part of a turn cut at a comma ends as a sentence does: the next one starts with a capital. */
