@@ -14,18 +14,27 @@ const NEAR_SECONDS = 60;
 const ADDRESSEE = /^\p{Lu}\p{Ll}+(?: and \p{Lu}\p{Ll}+)?,\s+(?=\p{Ll})/u;
 /** How a meeting announced its question ("Another open question: should…"). */
 const ANNOUNCED = /^[^:?]{0,30}\bquestions?(?: from us)?:\s+/i;
+/** A word that joined the question to the talk before it ("And the names, are they editable?"). */
+const JOINED = /^(?:and|so|but|okay|ok|also),?\s+/i;
+/**
+ * A question about what the talk before it said, without naming it ("How long would that take to
+ * drain?", "Can we suggest related channels there?"): asked of the library, it asks about nothing.
+ */
+const POINTS_BACK =
+  /\b(?:is|was|are|does|did|do|would|will|could|can|should) (?:that|this|those|these)\b|\b(?:that|this|there|it|them|those|these)\?$/i;
 
 /** A meeting question as the reader would ask it: without whom it was put to nor how it was announced. */
 function asAsked(text: string) {
-  const rest = text.replace(ANNOUNCED, '').replace(ADDRESSEE, '');
+  const rest = text.replace(ANNOUNCED, '').replace(ADDRESSEE, '').replace(JOINED, '');
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /**
  * Questions worth asking next, that the library can answer: questions raised in the cited
  * meetings and answered there that share a word with what was asked or were raised near a cited
- * moment — those sharing most first, then the nearest. None when nothing was cited: a suggestion
- * should never lead to another "I don't know", nor away from what was asked.
+ * moment, and that name what they ask about — those sharing most first, then the nearest. None
+ * when nothing was cited: a suggestion should never lead to another "I don't know", nor away from
+ * what was asked.
  */
 export async function followUpQuestions(
   db: Db,
@@ -74,7 +83,9 @@ export async function followUpQuestions(
     })
     .filter(
       (candidate) =>
-        candidate.sameness < SAME_QUESTION && (candidate.shared > 0 || candidate.distance <= NEAR_SECONDS),
+        candidate.sameness < SAME_QUESTION &&
+        (candidate.shared > 0 || candidate.distance <= NEAR_SECONDS) &&
+        !POINTS_BACK.test(candidate.text),
     )
     .sort((a, b) => b.shared - a.shared || a.distance - b.distance)
     .filter((candidate) => {

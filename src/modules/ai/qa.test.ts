@@ -227,6 +227,20 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
           },
           {
             kind: 'question',
+            text: 'How long would that take to drain?',
+            subject: 'drain take long',
+            answered: true,
+            start: 30,
+          },
+          {
+            kind: 'question',
+            text: 'And the launch slides, are they shared?',
+            subject: 'launch slide share',
+            answered: true,
+            start: 950,
+          },
+          {
+            kind: 'question',
             text: 'What about the holiday rota?',
             subject: 'holiday rota',
             answered: true,
@@ -245,9 +259,11 @@ describe('POST /ai/qa and GET /ai/gaps', () => {
     expect(body.citations[0]).toMatchObject({ videoId: meetingId, start: 19.5 });
     // Sharing a word first, however far; then raised near a cited moment, asked as the reader would.
     // The same question again is no follow-up; an unanswered one leads nowhere; nor does one raised
-    // far from what the answer cites that shares none of its words (the holiday rota).
+    // far from what the answer cites that shares none of its words (the holiday rota), nor one that
+    // points at what it does not name ("How long would that take to drain?").
     expect(body.followUpQuestions).toStrictEqual([
       'Is the launch party booked?',
+      'The launch slides, are they shared?',
       'Who owns the battery investigation?',
     ]);
     // Another organization's meetings suggest nothing here.
