@@ -303,6 +303,16 @@ describe('the seeded demo, on first contact', () => {
     expect(result.confidence).toBeGreaterThanOrEqual(0.35);
   });
 
+  it('answers "what is the X for Y?" with where X is said of Y, not with the stretch that says Y most', async () => {
+    const metric = await ask('What is the success metric for the experiment?');
+    expect(metric.answer).toMatch(
+      /^On January 19, Maya Chen said success means more workspaces with at least one channel and two members after seven days\./,
+    );
+    // "…put it in the experiment plan" says a plan, and nothing of offline mode.
+    const plan = await ask('What is the plan for offline mode?');
+    expect(plan.answer).toMatch(/^On January 5, Maya Chen said then they postpone full offline mode\./);
+  });
+
   it('answers "what are the next steps for…" with the tasks taken on about it, and nothing about what no task names', async () => {
     await knowledgeOfEveryMeeting();
     // Stored: the tasks of the meeting whose title names the job queue, though none says "job queue".

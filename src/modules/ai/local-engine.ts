@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { answerKind, asksWhoDid, framingWordsOf, namedSpeakers } from '../search/question-terms.ts';
 import { kindAnswers } from './answer-kinds.ts';
 import { asTimeline, changeOf, dayWriter, meetingOf, spansDays } from './answer-timeline.ts';
+import { askedFor, askedForFirst } from './asked-for.ts';
 import { type AnswerEngine, type Citation, notFound, type Source, unmentioned } from './engine.ts';
 import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } from './excerpts.ts';
 import { furtherSources } from './further-sources.ts';
@@ -189,6 +190,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
         ...names,
         ...titles,
         ...spans.map((span) => span.text),
+        askedFor(question),
       ]);
       if (stemmed.question.length === 0) return notFound(unsaid);
       const [asked = [], ...rest] = stemmed.texts;
@@ -304,9 +306,22 @@ export function createLocalEngine(db: Db): AnswerEngine {
               : namedSays;
       const namedSaid = (source: Source) =>
         byNamed !== undefined && own(source).some((sentence) => byNamed(sentence) && relevance(sentence) > 0);
+      // "What is the success metric for the experiment?": a source that says a success metric, in
+      // its best sentence (half its words at least: "the main colour" is not "the main target
+      // age"), and the experiment, anywhere in it, leads.
+      const asksFor = new Set((rest.at(-1) ?? []).filter((lexeme) => ownWeight.has(lexeme)));
+      const saysAskedFor = (source: Source) => {
+        const best = bestSentence(own(source), relevance);
+        const saying = [...asksFor].filter((lexeme) => best?.lexemes.has(lexeme)).length;
+        if (saying === 0 || saying < asksFor.size / 2) return false;
+        const said = new Set(own(source).flatMap((sentence) => [...sentence.lexemes]));
+        return [...ownWeight.keys()].every((lexeme) => asksFor.has(lexeme) || said.has(lexeme));
+      };
       const leadingFirst = answering
         ? [answering, ...sources.filter((source) => source !== answering)]
-        : [...sources.filter(namedSaid), ...sources.filter((source) => !namedSaid(source))];
+        : byNamed
+          ? [...sources.filter(namedSaid), ...sources.filter((source) => !namedSaid(source))]
+          : askedForFirst(sources, saysAskedFor);
       // Once a source answers a question asking for one fact, the others are quoted only where
       // they answer it too: "When does search v2 ship?" wants days, not "Happy to start with
       // search"; the rest are cited after "See also".
