@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { introduced, reportedSpeech, reportingVerb } from './reported-speech.ts';
+import { introduced, reportedSpeech, reportingVerb, statesLabel } from './reported-speech.ts';
 
 describe('reported speech', () => {
   it.each([
@@ -146,8 +146,21 @@ describe('introduced', () => {
       'They thought that was up to the designer.',
       'Project Manager thought that was up to the designer.',
     ],
-    // A question is asked, and only a question.
+    // "But" opens what goes against something the answer does not quote.
+    [
+      'Grad C',
+      'said',
+      'But what was confusing them was the Bayes-net.',
+      'Grad C said what was confusing them was the Bayes-net.',
+    ],
+    // A question is asked, and what opens with one; not a statement that ends with one.
     ['Marketing', 'said', 'Was the case too dear?', 'Marketing asked: Was the case too dear?'],
+    [
+      'Suzy Davies AM',
+      'thought',
+      'were there other Members who wish to speak? Janet Finch-Saunders.',
+      'Suzy Davies AM asked: Were there other Members who wish to speak? Janet Finch-Saunders.',
+    ],
     ['Marketing', 'said', 'It was dear. Or was it?', 'Marketing said it was dear. Or was it?'],
     // An assent the rest answers with stays: "by January 19" alone does not say who agreed.
     [
@@ -187,6 +200,15 @@ describe('introduced', () => {
     );
   });
 
+  it('reads a colon after a clause as no label: what follows is reported as said', () => {
+    const said = "But you're right: it does make it more challenging.";
+    expect(introduced('Kirsty Williams AM', 'thought', reportedSpeech(said))).toBe(
+      'Kirsty Williams AM thought you were right: it did make it more challenging.',
+    );
+    expect(statesLabel(said)).toBe(false);
+    expect(statesLabel('Open question from me: what happens to the workspaces?')).toBe(true);
+  });
+
   it('keeps the word that says where the speaker stands before a qualification', () => {
     expect(introduced('Priya Raman', 'said', 'Agreed, but keep it short.')).toBe(
       'Priya Raman said: Agreed, but keep it short.',
@@ -197,9 +219,9 @@ describe('introduced', () => {
     expect(introduced('Priya Raman', 'said', 'Agreed, the date holds.')).toBe(
       'Priya Raman said the date holds.',
     );
-    // "Sure." is a sentence of its own, and says nothing.
+    // "Sure." is a sentence of its own, and says nothing; nor does "But" left opening the rest.
     expect(introduced('PhD C', 'said', 'Sure. But they had to decide.')).toBe(
-      'PhD C said but they had to decide.',
+      'PhD C said they had to decide.',
     );
   });
 

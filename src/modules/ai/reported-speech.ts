@@ -189,7 +189,15 @@ const AFTER_I_NOW: Record<string, string> = { am: 'are', was: 'were', "wasn't": 
  */
 /** Words a label may follow: "So, decision: …", "Agreed. Actions: …". */
 const LABEL_OPENERS = 'so|and|okay|ok|well|then|now|right|good|fine|great|sure|fair|agreed';
-const LABEL_OPENING = new RegExp(`^\\W*(?:(?:${LABEL_OPENERS})\\b[,.!\\s]*)*\\p{L}[^.?!:]{0,40}:\\s`, 'iu');
+/**
+ * What a label is not: a clause with its subject or verb ("But you're right: it does make it more
+ * challenging" says something, and is reported as said).
+ */
+const NO_CLAUSE = String.raw`(?![^.?!:]*\b(?:[Ii]|[Yy]ou|[Ww]e|[Tt]hey|[Hh]e|[Ss]he|[Ii]t|[Ii]s|[Aa]re|[Ww]as|[Ww]ere|[Aa]m)\b)`;
+const LABEL_OPENING = new RegExp(
+  `^\\W*(?:(?:${LABEL_OPENERS})\\b[,.!\\s]*)*${NO_CLAUSE}\\p{L}[^.?!:]{0,40}:\\s`,
+  'iu',
+);
 
 /**
  * A label said as a sentence of its own ("Actions. I write up the findings…", "Fine. Actions
@@ -291,7 +299,7 @@ const TURN_OPENERS = new RegExp(
 /** Where the speaker stands, then a qualification ("Agreed, but keep it short."): said as said. */
 const QUALIFIED_STANCE = new RegExp(`^(?:${STANCE_WORDS}),\\s+(?:${QUALIFIERS})\\b`, 'i');
 /** A sentence that opens with its own label ("Root cause, then: …", "Decision: …"): reported after a colon. */
-const LABELLED = /^\p{Lu}[^.?!:]{0,40}:\s/u;
+const LABELLED = new RegExp(`^${NO_CLAUSE}\\p{Lu}[^.?!:]{0,40}:\\s`, 'u');
 /**
  * "they thought" opening what someone thought: the reporting verb says it already. A "that" after
  * it stays: it may be the subject ("I think that's up to the designer").
@@ -337,9 +345,12 @@ export function introduced(
   words: { lowerCase?: (word: string) => boolean; isName?: (word: string) => boolean } = {},
 ): string {
   const { lowerCase = () => false, isName = () => true } = words;
-  const body = withoutOpeners(sentence, TURN_OPENERS) || sentence;
+  // "But…" opens what goes against something the answer does not quote.
+  const body = withoutOpeners(sentence, TURN_OPENERS).replace(/^but,?\s+(?=\S)/i, '') || sentence;
   const capitalised = body.charAt(0).toUpperCase() + body.slice(1);
-  if (/^[^.?!]*\?["')]?$/.test(body)) return `${speaker} asked: ${capitalised}`;
+  // What opens with a question asks it, whatever follows: "Was that okay? Because…" was not said
+  // "said was that okay?".
+  if (/^[^.?!]*\?["')]?(?:\s|$)/.test(body)) return `${speaker} asked: ${capitalised}`;
   if (LABELLED.test(capitalised)) return `${speaker} ${verb}: ${capitalised}`;
   if (QUALIFIED_STANCE.test(body)) return `${speaker} said: ${capitalised}`;
   const own = body.match(OWN_VERB);
