@@ -91,6 +91,17 @@ describe('the seeded demo, on first contact', () => {
     expect(result.citations[0]?.videoTitle).toMatch(/moving transcripts to a job queue/);
   });
 
+  it('answers "what was the problem with…" and "what went wrong with…" as a "why": with the problem raised', async () => {
+    for (const question of ['What was the problem with the sweep?', 'What went wrong with the sweep?']) {
+      const result = await ask(question);
+      expect(result.answer).toMatch(
+        /^On January 21, Aisha Mensah said on a Monday morning, when every weekly meeting gets uploaded at once, the sweep could take longer than five minutes and two sweeps overlap\./,
+      );
+      // "wrong" is how the question asks, not a word a meeting must say.
+      expect(result.answer).not.toMatch(/No recording/);
+    }
+  });
+
   it('answers a "why" no one answered with "because" by the problem raised before the decision', async () => {
     const moved = await ask('Why did search v2 move to February?');
     expect(moved.answer).toMatch(

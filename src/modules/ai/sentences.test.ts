@@ -82,6 +82,9 @@ describe('tidySpeech', () => {
     );
     expect(tidySpeech('We thank you for the petition.')).toBe('We thank you for the petition.');
     expect(tidySpeech('Thank you, Chair. The minister said no.')).toBe('The minister said no.');
+    expect(tidySpeech("Okay, thank you. We've got some questions now on early help.")).toBe(
+      "We've got some questions now on early help.",
+    );
     expect(tidySpeech('Fair. For now the decision stands.')).toBe('For now the decision stands.');
     expect(tidySpeech('Good, the decision stands.')).toBe('Good, the decision stands.');
     expect(tidySpeech('Thank you for the petition, it is signed by many.')).toBe(

@@ -217,6 +217,8 @@ export function tidySpeech(text: string): string {
     spoken.replace(GREETING, '').replace(ACKNOWLEDGEMENT, '').replace(CLOSING_THANKS, ''),
     OPENERS,
   )
+    // "Okay, thank you. We've got…": thanks after an opener.
+    .replace(ACKNOWLEDGEMENT, '')
     .replace(/\s+(n't|'(?:s|re|ve|ll|d|m)\b)/gi, '$1')
     .replace(/\s+([,.?!;:])/g, '$1')
     // A hesitation said as a sentence of its own leaves its stop behind ("Right? Mmm." → "Right?.").

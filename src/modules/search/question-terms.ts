@@ -76,10 +76,10 @@ const ANSWER_KINDS: AnswerKind[] = [
   {
     name: 'cause',
     // "Why…", and "What was the root cause of…", "What caused…", "the reasons for…", "How did the
-    // outage start?".
-    asks: /^\W*why\b|\b(?:what|which) (?:was|were|is|are) the (?:main |real )?(?:root )?(?:causes?|reasons?)\b|\bwhat caused\b|\bfor what reason\b|\bhow come\b|^\W*how did\b[^?]*\b(?:start|begin|happen)\b/i,
+    // outage start?", "What was the problem with…", "What went wrong with…".
+    asks: /^\W*why\b|\b(?:what|which) (?:was|were|is|are) the (?:main |real )?(?:root )?(?:causes?|reasons?)\b|\bwhat caused\b|\bfor what reason\b|\bhow come\b|^\W*how did\b[^?]*\b(?:start|begin|happen)\b|^\W*what(?:'s| is| was| were| are) the (?:main |real |biggest )?(?:problems?|issues?|trouble) with\b|^\W*what (?:went|goes|is|was) wrong\b|^\W*what's wrong\b/i,
     cues: ['caus', 'reason', 'root', 'due'],
-    light: [],
+    light: ['problem', 'issu', 'troubl', 'wrong', 'went'],
   },
   {
     // "How was the outage detected?", "How did we notice…", "How did we find out about…", "Who
