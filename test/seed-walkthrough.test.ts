@@ -431,6 +431,13 @@ describe('the seeded demo, on first contact', () => {
     expect(status.answer).toMatch(
       /^The latest on search v2, latest meeting first: On January 12, in “Weekly product sync — January 12”: Maya Chen: “Then the decision changes\. Search v2 moves to February 13, .*\[1\]\. On January 5, in “Weekly product sync — January 5”: Maya Chen: “So, decision: search v2 ships behind a feature flag on January 30/,
     );
+    // No item names "onboarding checklist" whole: those naming the checklist in the meetings that
+    // discuss the onboarding checklist answer, not the retrospective's "release checklist".
+    const checklist = await ask('What happened with the onboarding checklist?');
+    expect(checklist.answer).toMatch(
+      /^The latest on the onboarding checklist, latest meeting first: On January 19, in “Weekly product sync — January 19”: Maya Chen: “The earlier decision to keep the checklist is on hold until the results are in\.” \[1\]\. On January 5, .*“For now the decision stands: the checklist stays, and Priya owns the redesign\.”/,
+    );
+    expect(checklist.answer).not.toMatch(/release checklist/);
     // With its year: "January 12" alone is the latest January 12 up to now, next year another day
     // (the answer names the year once it is not the current one).
     const january12 = await ask('What did we decide on January 12, 2026?');

@@ -91,12 +91,18 @@ async function itemsOf(
     window,
     matter,
     byTitle = false,
+    inMeetingOn = false,
     speaker = null,
   }: {
     kinds: ListedKind[];
     window: HeldWindow | null;
     matter: string | null;
     byTitle?: boolean;
+    /**
+     * An item names the matter when it says one of its words and its meeting says the whole
+     * matter ("the checklist stays", in a meeting about the onboarding checklist).
+     */
+    inMeetingOn?: boolean;
     /** Only the items this speaker said. */
     speaker?: string | null;
   },
@@ -112,7 +118,11 @@ async function itemsOf(
       ${
         matter === null
           ? sql``
-          : sql`and (to_tsvector('english', i.text) @@ plainto_tsquery('english', ${matter})
+          : inMeetingOn
+            ? sql`and to_tsvector('english', i.text) @@ replace(plainto_tsquery('english', ${matter})::text, '&', '|')::tsquery
+                and exists (select 1 from transcript_chunks c
+                  where c.video_id = i.video_id and c.search @@ phraseto_tsquery('english', ${matter}))`
+            : sql`and (to_tsvector('english', i.text) @@ plainto_tsquery('english', ${matter})
               ${byTitle ? sql`or to_tsvector('english', v.title) @@ plainto_tsquery('english', ${matter})` : sql``})`
       }
     order by "heldAt" desc, v.id, i.start
@@ -228,7 +238,13 @@ export async function knowledgeList(
 async function storedItems(
   db: Db,
   scope: RetrievalScope,
-  query: { kinds: ListedKind[]; matter: string | null; byTitle?: boolean; speaker?: string },
+  query: {
+    kinds: ListedKind[];
+    matter: string | null;
+    byTitle?: boolean;
+    inMeetingOn?: boolean;
+    speaker?: string;
+  },
   heading: string,
   listed: string,
 ): Promise<EngineAnswer | null> {
@@ -258,20 +274,25 @@ export async function changesAfter(db: Db, question: string, scope: RetrievalSco
 
 /**
  * The answer to "what's the status of <matter>?": the decisions, action items and open questions
- * that name it, latest meeting first; null when the question is not one or nothing stored names it.
- * A meeting's title does not stand for its items here: "the onboarding checklist" would list the
- * design review's and leave out the later meetings' "the checklist is on hold", the state that stands.
+ * that name it, latest meeting first; with none, those that name a word of it in the meetings
+ * that say it whole ("What happened with the onboarding checklist?": "the checklist stays…" of
+ * the sync that discussed it, not "the release checklist"); null when the question is not one or
+ * nothing stored names it. A meeting's title does not stand for its items here: "the onboarding
+ * checklist" would list the design review's and leave out the later meetings' "the checklist is
+ * on hold", the state that stands.
  */
 export async function matterStatus(db: Db, question: string, scope: RetrievalScope) {
   const matter = statusMatter(question);
   if (!matter) return null;
-  return storedItems(
-    db,
-    scope,
-    { kinds: ['decision', 'action_item', 'question'], matter, byTitle: false },
-    `The latest on ${matter}, latest meeting first:`,
-    'decisions, action items and questions',
-  );
+  const status = (inMeetingOn: boolean) =>
+    storedItems(
+      db,
+      scope,
+      { kinds: ['decision', 'action_item', 'question'], matter, byTitle: false, inMeetingOn },
+      `The latest on ${matter}, latest meeting first:`,
+      'decisions, action items and questions',
+    );
+  return (await status(false)) ?? (await status(true));
 }
 
 /**

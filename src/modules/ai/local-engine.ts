@@ -3,13 +3,13 @@ import type { Db } from '../../db/client.ts';
 import { answerKind, asksWhoDid, framingWordsOf, namedSpeakers } from '../search/question-terms.ts';
 import { kindAnswers } from './answer-kinds.ts';
 import { asTimeline, changeOf, dayWriter, meetingOf, spansDays } from './answer-timeline.ts';
-import { askedFor, askedForFirst } from './asked-for.ts';
 import { type AnswerEngine, type Citation, notFound, type Source, unmentioned } from './engine.ts';
 import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } from './excerpts.ts';
 import { furtherSources } from './further-sources.ts';
+import { askedFor, leadChoice } from './lead-choice.ts';
 import { namedDays } from './named-days.ts';
 import { introduced, reportedSpeech, reportingVerb, sourceWords, statesLabel } from './reported-speech.ts';
-import { asks, ended, splitSentences, tidySpeech } from './sentences.ts';
+import { ended, splitSentences, tidySpeech } from './sentences.ts';
 
 /**
  * The offline engine: answers with the transcript's own sentences, each source cited once. The
@@ -29,8 +29,6 @@ const LEAD_WORDS = 40;
 const OTHER_WORDS = 12;
 /** Words an answer may have in all (but for a first sentence longer than that). */
 const ANSWER_WORDS = 100;
-/** "What did Sam ask…", "What questions did Marketing ask…"; not "How did Kirsty answer Sian's question…". */
-const ASKS_WHAT_WAS_ASKED = /\b(?:ask|asks|asked|asking)\b/i;
 /**
  * The question's and every sentence's stemmed words (english: stop words dropped, "decided" →
  * decid), in one query: PostgreSQL's text search is the language knowledge the engine has.
@@ -251,77 +249,22 @@ export function createLocalEngine(db: Db): AnswerEngine {
         !asksForQuestions && (relevance(reply) > 0 || (reply.speaker !== null && named.has(reply.speaker)));
 
       const own = (source: Source) => sentences.filter((sentence) => sentence.source === source);
-      // A kind answered only in the best source's meeting (a duration, a cause) is not looked for elsewhere.
-      const kindAnswerable = (source: Source) =>
-        answersKind !== undefined && (answersKind.anyMeeting || source.videoId === sources[0]?.videoId);
-      // A source that answers the question's kind leads (see kindAnswers): the best one; where the
-      // answer names the matter, the one whose answering sentence says most of it ("Daniel
-      // prepares the night batch job" before "I want a dashboard for job age"); where what was
-      // said first answers, the one saying it first ("How was the outage detected?": the page at
-      // 10:20, not the dashboards looked at after it). Null: the source does not answer it.
-      const kindScore = (source: Source) => {
-        if (!answersKind || !kindAnswerable(source)) return null;
-        const stating = own(source).filter(answersKind.by);
-        if (stating.length === 0) return null;
-        if (answersKind.earliest) return -Math.min(...stating.map((sentence) => sentence.start));
-        return answersKind.anyMeeting
-          ? Math.max(...stating.map((sentence) => relevance(sentence, answersKind.about)))
-          : 0;
-      };
-      const kindScores = sources.map(kindScore);
-      const answeringScores = kindScores.filter((score) => score !== null);
-      // The first of the best: retrieval's order breaks ties.
-      const answering =
-        answeringScores.length > 0 ? sources[kindScores.indexOf(Math.max(...answeringScores))] : undefined;
-      // "What did Sam say about SAML?": what the people it names said leads, from the first source
-      // where they say a word of the question; "What did Sam ask about search?", what they asked.
-      const namedSays = (sentence: Sentence) => sentence.speaker !== null && named.has(sentence.speaker);
-      const namedAsks = (sentence: Sentence) => namedSays(sentence) && asks(sentence.text);
-      // "Who disagreed with Maya?": what others said right after Maya leads.
-      const replyTurns = new Set(
-        sources.flatMap((source) =>
-          source.turns
-            .filter((turn, at) => {
-              const before = source.turns[at - 1];
-              return (
-                before?.index === turn.index - 1 &&
-                before.speaker !== null &&
-                repliedTo.has(before.speaker) &&
-                turn.speaker !== null &&
-                !repliedTo.has(turn.speaker)
-              );
-            })
-            .map((turn) => `${source.number}:${turn.index}`),
-        ),
-      );
-      const replies = (sentence: Sentence) => replyTurns.has(`${sentence.source.number}:${sentence.turn}`);
-      const byNamed =
-        repliedTo.size > 0
-          ? replies
-          : named.size === 0
-            ? undefined
-            : ASKS_WHAT_WAS_ASKED.test(question) &&
-                sentences.some((sentence) => namedAsks(sentence) && relevance(sentence) > 0)
-              ? namedAsks
-              : namedSays;
-      const namedSaid = (source: Source) =>
-        byNamed !== undefined && own(source).some((sentence) => byNamed(sentence) && relevance(sentence) > 0);
-      // "What is the success metric for the experiment?": a source that says a success metric, in
-      // its best sentence (half its words at least: "the main colour" is not "the main target
-      // age"), and the experiment, anywhere in it, leads.
-      const asksFor = new Set((rest.at(-1) ?? []).filter((lexeme) => ownWeight.has(lexeme)));
-      const saysAskedFor = (source: Source) => {
-        const best = bestSentence(own(source), relevance);
-        const saying = [...asksFor].filter((lexeme) => best?.lexemes.has(lexeme)).length;
-        if (saying === 0 || saying < asksFor.size / 2) return false;
-        const said = new Set(own(source).flatMap((sentence) => [...sentence.lexemes]));
-        return [...ownWeight.keys()].every((lexeme) => asksFor.has(lexeme) || said.has(lexeme));
-      };
-      const leadingFirst = answering
-        ? [answering, ...sources.filter((source) => source !== answering)]
-        : byNamed
-          ? [...sources.filter(namedSaid), ...sources.filter((source) => !namedSaid(source))]
-          : askedForFirst(sources, saysAskedFor);
+      const {
+        ordered: leadingFirst,
+        answering,
+        byNamed,
+        kindAnswerable,
+      } = leadChoice({
+        question,
+        sources,
+        sentences,
+        relevance,
+        answersKind,
+        named,
+        repliedTo,
+        asked: [...ownWeight.keys()],
+        askedForWords: new Set(rest.at(-1) ?? []),
+      });
       // Once a source answers a question asking for one fact, the others are quoted only where
       // they answer it too: "When does search v2 ship?" wants days, not "Happy to start with
       // search"; the rest are cited after "See also".

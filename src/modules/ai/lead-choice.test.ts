@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
-import { askedFor } from './asked-for.ts';
+import { askedFor } from './lead-choice.ts';
 import { createLocalEngine } from './local-engine.ts';
 import { sourceOf } from './test-support.ts';
 
