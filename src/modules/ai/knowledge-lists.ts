@@ -77,6 +77,9 @@ function line(item: Item, day: (date: Date) => string, mixed: boolean, speakerBe
   return item.kind === 'question' ? `${item.speaker} asked ${quoted}` : `${item.speaker}: ${quoted}`;
 }
 
+/** How long after a passage that names a matter whole the talk is taken to be still about it. */
+const DISCUSSION_SECONDS = 180;
+
 /**
  * The items of `kinds` in the scope's meetings held in `window` whose words say every content word
  * of `matter` — or, `byTitle`, whose meeting's title does (the tasks of "Moving transcripts to a
@@ -99,8 +102,8 @@ async function itemsOf(
     matter: string | null;
     byTitle?: boolean;
     /**
-     * An item names the matter when it says one of its words and its meeting says the whole
-     * matter ("the checklist stays", in a meeting about the onboarding checklist).
+     * An item names the matter when it says one of its words where its meeting discusses the whole
+     * matter ("the checklist stays", said after "Now the onboarding checklist").
      */
     inMeetingOn?: boolean;
     /** Only the items this speaker said. */
@@ -121,7 +124,8 @@ async function itemsOf(
           : inMeetingOn
             ? sql`and to_tsvector('english', i.text) @@ replace(plainto_tsquery('english', ${matter})::text, '&', '|')::tsquery
                 and exists (select 1 from transcript_chunks c
-                  where c.video_id = i.video_id and c.search @@ phraseto_tsquery('english', ${matter}))`
+                  where c.video_id = i.video_id and c.search @@ phraseto_tsquery('english', ${matter})
+                    and i.start between c.start_seconds and c.end_seconds + ${DISCUSSION_SECONDS})`
             : sql`and (to_tsvector('english', i.text) @@ plainto_tsquery('english', ${matter})
               ${byTitle ? sql`or to_tsvector('english', v.title) @@ plainto_tsquery('english', ${matter})` : sql``})`
       }
@@ -274,25 +278,30 @@ export async function changesAfter(db: Db, question: string, scope: RetrievalSco
 
 /**
  * The answer to "what's the status of <matter>?": the decisions, action items and open questions
- * that name it, latest meeting first; with none, those that name a word of it in the meetings
- * that say it whole ("What happened with the onboarding checklist?": "the checklist stays…" of
- * the sync that discussed it, not "the release checklist"); null when the question is not one or
- * nothing stored names it. A meeting's title does not stand for its items here: "the onboarding
- * checklist" would list the design review's and leave out the later meetings' "the checklist is
- * on hold", the state that stands.
+ * that name it, latest meeting first; with none, the decisions and action items that name a word
+ * of it where a meeting discusses it whole ("What happened with the onboarding checklist?": "the
+ * checklist stays…" of the sync that discussed it, not "the release checklist"); null when the
+ * question is not one or nothing stored names it. A meeting's title does not stand for its items
+ * here: "the onboarding checklist" would list the design review's and leave out the later
+ * meetings' "the checklist is on hold", the state that stands.
  */
 export async function matterStatus(db: Db, question: string, scope: RetrievalScope) {
   const matter = statusMatter(question);
   if (!matter) return null;
-  const status = (inMeetingOn: boolean) =>
+  const status = (kinds: ListedKind[], inMeetingOn: boolean) =>
     storedItems(
       db,
       scope,
-      { kinds: ['decision', 'action_item', 'question'], matter, byTitle: false, inMeetingOn },
+      { kinds, matter, byTitle: false, inMeetingOn },
       `The latest on ${matter}, latest meeting first:`,
       'decisions, action items and questions',
     );
-  return (await status(false)) ?? (await status(true));
+  // Near the matter, a decision or a task is about it; a question may only say one of its words
+  // ("Do you need training data…?" near "digits data").
+  return (
+    (await status(['decision', 'action_item', 'question'], false)) ??
+    (await status(['decision', 'action_item'], true))
+  );
 }
 
 /**

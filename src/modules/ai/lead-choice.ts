@@ -93,7 +93,9 @@ export function leadChoice({
     ? [answering, ...sources.filter((source) => source !== answering)]
     : byNamed
       ? [...sources.filter(namedSaid), ...sources.filter((source) => !namedSaid(source))]
-      : askedForFirst(sources, saysAskedFor);
+      : wanted.length > 0
+        ? askedForFirst(sources, saysAskedFor)
+        : sources;
   return { ordered, answering, byNamed, kindAnswerable };
 }
 

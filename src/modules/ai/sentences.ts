@@ -163,6 +163,7 @@ const SHORT_WORDS = new Set(
   mix odd pay pop raw sat sea sit son tea tie toy war win won aim ear oil pie sky sun van zip ram rom dvd
   lcd led usb pro con`.split(/\s+/),
 );
+/** A lone lower-case "i" before a word. */
 const LOWER_CASE_I = /(^|\s)i(?=\s+[A-Za-z])/g;
 /** Two or three letters before a word they begin. */
 const CUT_OFF_BEGINNING = /(^|\s)([a-z]{2,3})\s+(?=\2[a-z])/g;
@@ -185,8 +186,8 @@ function brokenOff(part: string) {
 }
 
 /**
- * Restarts inside restarts ("that that 's that 's", "th th the") are undone by saying them again
- * until none is left.
+ * Words cut off, and restarts: restarts inside restarts ("that that 's that 's", "th th the")
+ * are undone by saying them again until none is left.
  */
 function withoutRestarts(text: string) {
   let previous = '';
@@ -232,8 +233,8 @@ export function tidySpeech(text: string): string {
 /**
  * A sentence without its parts that say nothing: those that only hold the floor ("…the design
  * front here. Okay."; splitSentences joins a short sentence to its neighbour), one broken off at
- * the end ("…in the detailed design. That is in the.") and a conjunction left last. A sentence of nothing else stays as it
- * is: whether to quote it is the caller's choice.
+ * the end ("…in the detailed design. That is in the.") and a conjunction left last. A sentence
+ * of nothing else stays as it is: whether to quote it is the caller's choice.
  */
 function withoutEmptyParts(sentence: string) {
   const parts = sentence.split(/(?<=[.?!])\s+/);
