@@ -267,7 +267,9 @@ describe('the seeded demo, on first contact', () => {
 
   it('reports the person a question names with its verb, the others as saying what they said', async () => {
     const result = await ask('What did Daniel suggest about the queue?');
-    expect(result.answer).toMatch(/^On January 21, Daniel Okafor suggested/);
+    // A decision stated after its label is said, not suggested.
+    expect(result.answer).toMatch(/^On January 21, Daniel Okafor said: Decision, then: /);
+    expect(result.answer).toMatch(/Daniel Okafor suggested four was fine during the day/);
     expect(result.answer).toMatch(/Aisha Mensah said /);
     expect(result.answer).not.toMatch(
       /(?:Maya Chen|Tom Becker|Priya Raman|Lena Fischer|Aisha Mensah) suggested/,

@@ -200,6 +200,12 @@ describe('introduced', () => {
     );
   });
 
+  it('says a label, whatever the question asked someone to think', () => {
+    expect(introduced('Daniel Okafor', 'thought', 'Decision, then: they move to the job queue.')).toBe(
+      'Daniel Okafor said: Decision, then: they move to the job queue.',
+    );
+  });
+
   it('reads a colon after a clause as no label: what follows is reported as said', () => {
     const said = "But you're right: it does make it more challenging.";
     expect(introduced('Kirsty Williams AM', 'thought', reportedSpeech(said))).toBe(

@@ -351,7 +351,8 @@ export function introduced(
   // What opens with a question asks it, whatever follows: "Was that okay? Because…" was not said
   // "said was that okay?".
   if (/^[^.?!]*\?["')]?(?:\s|$)/.test(body)) return `${speaker} asked: ${capitalised}`;
-  if (LABELLED.test(capitalised)) return `${speaker} ${verb}: ${capitalised}`;
+  // A label states, whatever the question asked them to think: not "Daniel thought: Decision, then: …".
+  if (LABELLED.test(capitalised)) return `${speaker} said: ${capitalised}`;
   if (QUALIFIED_STANCE.test(body)) return `${speaker} said: ${capitalised}`;
   const own = body.match(OWN_VERB);
   const rest = own ? body.slice(own[0].length) : body;
