@@ -9,6 +9,7 @@ import {
   videoKnowledge,
   videoTopics,
 } from '../../src/db/schema/index.ts';
+import { clockDuration } from '../../src/lib/duration.ts';
 import type { TestApp } from './app.ts';
 import type { SignedUpUser } from './factories.ts';
 import { turnsVtt } from './library.ts';
@@ -114,8 +115,8 @@ export const meetingAdder = (ctx: () => TestApp) => {
       organizationId: user.organizationId,
       title,
       recordedAt,
-      // Six turns a minute.
-      duration: `${Math.max(1, Math.ceil(turns.length / 6))}:00`,
+      // Whole minutes of six turns each.
+      duration: clockDuration(Math.max(1, Math.ceil(turns.length / 6)) * 60),
       transcript: turnsVtt(turns),
     });
     expect(response.statusCode, response.body).toBe(201);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/client.ts';
 import { channels, series, videos } from '../../src/db/schema/index.ts';
+import { formatTimestamp } from '../../src/modules/transcripts/format.ts';
 
 /** Arrangement factories for library tests: rows inserted directly, bypassing the API. */
 
@@ -38,12 +39,11 @@ export async function createSeriesRow(db: Db, values: Owned & Partial<typeof ser
   return row;
 }
 
-/** A WebVTT cue time: "00:01:10.000". */
-const cueTime = (seconds: number) =>
-  `00:${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}.000`;
-
 /** WebVTT of `[speaker, text]` turns, ten seconds each. */
 export const turnsVtt = (turns: Array<[string, string]>) =>
   `WEBVTT\n\n${turns
-    .map(([speaker, text], at) => `${cueTime(at * 10)} --> ${cueTime(at * 10 + 9)}\n<v ${speaker}>${text}`)
+    .map(
+      ([speaker, text], at) =>
+        `${formatTimestamp(at * 10, '.')} --> ${formatTimestamp(at * 10 + 9, '.')}\n<v ${speaker}>${text}`,
+    )
     .join('\n\n')}\n`;

@@ -8,6 +8,8 @@ import type { Sentence } from './excerpts.ts';
 export function furtherSources(input: {
   /** Every sentence of the sources. */
   sentences: Sentence[];
+  /** A source's sentences. */
+  own: (source: Source) => Sentence[];
   /** The question's stemmed words. */
   asked: string[];
   /** Each speaker's name → the stemmed words of it. */
@@ -19,8 +21,7 @@ export function furtherSources(input: {
   /** For a question of a kind: which sentences answer it, and the question's words but the kind's. */
   kind?: { by: (sentence: Sentence) => boolean; about: Set<string> };
 }) {
-  const { sentences, asked, speakerWords, titleWords, best, kind } = input;
-  const own = (source: Source) => sentences.filter((sentence) => sentence.source === source);
+  const { sentences, own, asked, speakerWords, titleWords, best, kind } = input;
   const inMeeting = (videoId: string) => sentences.filter((sentence) => sentence.source.videoId === videoId);
   // What a meeting's title says, or whoever speaks, counts as said.
   const saysAll = (said: Sentence[]) => {

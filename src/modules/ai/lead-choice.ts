@@ -27,7 +27,7 @@ type Relevance = (sentence: Sentence, only?: Set<string>) => number;
 export function leadChoice({
   question,
   sources,
-  sentences,
+  own,
   relevance,
   answersKind,
   named,
@@ -38,7 +38,8 @@ export function leadChoice({
   question: string;
   /** In retrieval's order. */
   sources: Source[];
-  sentences: Sentence[];
+  /** A source's sentences. */
+  own: (source: Source) => Sentence[];
   relevance: Relevance;
   answersKind: ReturnType<typeof kindAnswers<Sentence>>;
   /** The speakers the question asks about ("What did Sam say…"). */
@@ -50,7 +51,6 @@ export function leadChoice({
   /** The stemmed words of what it asks for by name (`askedFor`); those of them not in `asked` are not asked for. */
   askedForWords: Set<string>;
 }) {
-  const own = (source: Source) => sentences.filter((sentence) => sentence.source === source);
   // A kind answered only in the best source's meeting (a duration, a cause) is not looked for elsewhere.
   const kindAnswerable = (source: Source) =>
     answersKind !== undefined && (answersKind.anyMeeting || source.videoId === sources[0]?.videoId);
@@ -74,7 +74,7 @@ export function leadChoice({
   const answering =
     answeringScores.length > 0 ? sources[kindScores.indexOf(Math.max(...answeringScores))] : undefined;
 
-  const byNamed = namedSpeech({ question, sources, sentences, relevance, named, repliedTo });
+  const byNamed = namedSpeech({ question, sources, own, relevance, named, repliedTo });
   const namedSaid = (source: Source) =>
     byNamed !== undefined && own(source).some((sentence) => byNamed(sentence) && relevance(sentence) > 0);
 
@@ -107,14 +107,14 @@ export function leadChoice({
 function namedSpeech({
   question,
   sources,
-  sentences,
+  own,
   relevance,
   named,
   repliedTo,
 }: {
   question: string;
   sources: Source[];
-  sentences: Sentence[];
+  own: (source: Source) => Sentence[];
   relevance: Relevance;
   named: Set<string>;
   repliedTo: Set<string>;
@@ -142,7 +142,7 @@ function namedSpeech({
   const namedSays = (sentence: Sentence) => sentence.speaker !== null && named.has(sentence.speaker);
   const namedAsks = (sentence: Sentence) => namedSays(sentence) && asks(sentence.text);
   return ASKS_WHAT_WAS_ASKED.test(question) &&
-    sentences.some((sentence) => namedAsks(sentence) && relevance(sentence) > 0)
+    sources.some((source) => own(source).some((sentence) => namedAsks(sentence) && relevance(sentence) > 0))
     ? namedAsks
     : namedSays;
 }

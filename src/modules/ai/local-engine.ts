@@ -9,7 +9,7 @@ import { askedFor, leadChoice } from './lead-choice.ts';
 import { namedDays } from './named-days.ts';
 import { introduced, reportedSpeech, reportingVerb, sourceWords, statesLabel } from './reported-speech.ts';
 import { ended } from './sentences.ts';
-import { sentencesOf, stem } from './source-sentences.ts';
+import { sentencesBySource, sentencesOf, stem } from './source-sentences.ts';
 
 /**
  * The offline engine: answers with the transcript's own sentences, each source cited once. The
@@ -133,6 +133,8 @@ export function createLocalEngine(db: Db): AnswerEngine {
       ]);
       if (stemmed.question.length === 0) return notFound(unsaid);
       const [asked = [], ...rest] = stemmed.texts;
+      // The last text stemmed is what the question asks for by name ("success metric").
+      const askedForWords = rest.at(-1) ?? [];
       const speakers = names.map((name, at) => ({ name, lexemes: rest[at] ?? [] }));
       const titleWords = new Map(titles.map((title, at) => [title, new Set(rest[names.length + at])]));
       const sentences: Sentence[] = spans.map((span, at) => ({
@@ -189,7 +191,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const replyLeads = (reply: Sentence) =>
         !asksForQuestions && (relevance(reply) > 0 || (reply.speaker !== null && named.has(reply.speaker)));
 
-      const own = (source: Source) => sentences.filter((sentence) => sentence.source === source);
+      const own = sentencesBySource(sentences);
       const {
         ordered: leadingFirst,
         answering,
@@ -198,13 +200,13 @@ export function createLocalEngine(db: Db): AnswerEngine {
       } = leadChoice({
         question,
         sources,
-        sentences,
+        own,
         relevance,
         answersKind,
         named,
         repliedTo,
         asked: [...ownWeight.keys()],
-        askedForWords: new Set(rest.at(-1) ?? []),
+        askedForWords: new Set(askedForWords),
       });
       // Once a source answers a question asking for one fact, the others are quoted only where
       // they answer it too: "When does search v2 ship?" wants days, not "Happy to start with
@@ -212,6 +214,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const kindOnly = answering !== undefined && answersKind?.exclusive === true;
       const quoting = furtherSources({
         sentences,
+        own,
         asked: [...ownWeight.keys()],
         speakerWords: new Map(speakers.map((speaker) => [speaker.name, speaker.lexemes])),
         titleWords,
@@ -283,8 +286,8 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const quoted = new Set(parts.map((taken) => taken[0]?.source));
       const furtherLeads = ordered.flatMap((source) => {
         if (quoted.has(source)) return [];
-        const own = sentences.filter((sentence) => sentence.source === source);
-        const lead = leadFrom(bestSentence(own, relevance), usefulOf(own), replyLeads) ?? centreOf(own);
+        const said = own(source);
+        const lead = leadFrom(bestSentence(said, relevance), usefulOf(said), replyLeads) ?? centreOf(said);
         return lead ? [lead] : [];
       });
       const further = furtherLeads.map((lead) => citationOf(lead, lead, [lead]));

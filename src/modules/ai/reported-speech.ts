@@ -193,7 +193,7 @@ const LABEL_OPENERS = 'so|and|okay|ok|well|then|now|right|good|fine|great|sure|f
  * What a label is not: a clause with its subject or verb ("But you're right: it does make it more
  * challenging" says something, and is reported as said).
  */
-const NO_CLAUSE = String.raw`(?![^.?!:]*\b(?:[Ii]|[Yy]ou|[Ww]e|[Tt]hey|[Hh]e|[Ss]he|[Ii]t|[Ii]s|[Aa]re|[Ww]as|[Ww]ere|[Aa]m)\b)`;
+const NO_CLAUSE = String.raw`(?![^.?!:]*\b(?:i|you|we|they|he|she|it|is|are|was|were|am)\b)`;
 const LABEL_OPENING = new RegExp(
   `^\\W*(?:(?:${LABEL_OPENERS})\\b[,.!\\s]*)*${NO_CLAUSE}\\p{L}[^.?!:]{0,40}:\\s`,
   'iu',
@@ -298,8 +298,6 @@ const TURN_OPENERS = new RegExp(
 );
 /** Where the speaker stands, then a qualification ("Agreed, but keep it short."): said as said. */
 const QUALIFIED_STANCE = new RegExp(`^(?:${STANCE_WORDS}),\\s+(?:${QUALIFIERS})\\b`, 'i');
-/** A sentence that opens with its own label ("Root cause, then: …", "Decision: …"): reported after a colon. */
-const LABELLED = new RegExp(`^${NO_CLAUSE}\\p{Lu}[^.?!:]{0,40}:\\s`, 'u');
 /**
  * "they thought" opening what someone thought: the reporting verb says it already. A "that" after
  * it stays: it may be the subject ("I think that's up to the designer").
@@ -351,8 +349,9 @@ export function introduced(
   // What opens with a question asks it, whatever follows: "Was that okay? Because…" was not said
   // "said was that okay?".
   if (/^[^.?!]*\?["')]?(?:\s|$)/.test(body)) return `${speaker} asked: ${capitalised}`;
-  // A label states, whatever the question asked them to think: not "Daniel thought: Decision, then: …".
-  if (LABELLED.test(capitalised)) return `${speaker} said: ${capitalised}`;
+  // A sentence that opens with its own label ("Root cause, then: …") is reported after a colon; a
+  // label states, whatever the question asked them to think: not "Daniel thought: Decision, then: …".
+  if (LABEL_OPENING.test(capitalised)) return `${speaker} said: ${capitalised}`;
   if (QUALIFIED_STANCE.test(body)) return `${speaker} said: ${capitalised}`;
   const own = body.match(OWN_VERB);
   const rest = own ? body.slice(own[0].length) : body;

@@ -66,3 +66,14 @@ export function sentencesOf(sources: Source[]): Omit<Sentence, 'lexemes'>[] {
     ),
   );
 }
+
+/** Each source's sentences, grouped once: the engine's rules ask for them source by source. */
+export function sentencesBySource(sentences: Sentence[]): (source: Source) => Sentence[] {
+  const grouped = new Map<Source, Sentence[]>();
+  for (const sentence of sentences) {
+    const own = grouped.get(sentence.source);
+    if (own) own.push(sentence);
+    else grouped.set(sentence.source, [sentence]);
+  }
+  return (source) => grouped.get(source) ?? [];
+}
