@@ -223,7 +223,7 @@ describe('the seeded demo, on first contact', () => {
     // The third task read out in one turn is found where it is said, and only owners of the matter follow.
     const article = await ask('Who owns the help article?');
     expect(article.answer).toMatch(
-      /^On January 12, Maya Chen said Lena drafts the help article on the new search by February 6\. \[1\] On January 15, Lena Fischer said they sent the notes of this call and the help article/,
+      /^On January 12, Maya Chen said Lena drafts the help article on the new search by February 6\. \[1\] On January 15, Lena Fischer said they send the notes of this call and the help article/,
     );
     expect(article.answer).not.toContain('Priya owns the redesign');
     // Another owner is quoted only for the matter as the lead names it: "release checklist", not
@@ -262,6 +262,28 @@ describe('the seeded demo, on first contact', () => {
     const batch = await ask('Who is working on the night batch?');
     expect(batch.answer).toMatch(
       /^On January 12, Maya Chen said Daniel prepares the night batch job by January 23\./,
+    );
+  });
+
+  it('answers what an experiment measures with what success means, and as confidently as it answers', async () => {
+    for (const question of [
+      'What does the experiment measure?',
+      'How will we know if the experiment worked?',
+    ]) {
+      const result = await ask(question);
+      expect(result.answer).toMatch(
+        /^On January 19, Maya Chen said success means more workspaces with at least one channel and two members after seven days\./,
+      );
+      // "measure" is what the kind asks, answered by "success means": not a knowledge gap.
+      expect(result.confidence).toBeGreaterThanOrEqual(0.35);
+    }
+  });
+
+  it('keeps the tense of a task said after "Actions:" when the answer quotes from the task on', async () => {
+    const result = await ask('What did Lena say about the help article?');
+    // "I send the notes … when it is out" is a task, not something done: not "they sent … when it was out".
+    expect(result.answer).toMatch(
+      /^On January 15, Lena Fischer said they send the notes of this call and the help article on the new search when it is out\. \[1\]/,
     );
   });
 

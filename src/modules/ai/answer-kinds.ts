@@ -43,6 +43,12 @@ const FINDING =
 /** How a problem came to light: "got paged", "the alert fired", "the dashboards showed", "customers reported". */
 const DETECTION =
   /\b(?:paged|alert(?:ed|s)? (?:fired|went off)|alarms? (?:fired|went off)|dashboards? showed|noticed|spotted|detected|caught it|(?:customers?|users?) (?:reported|complained|wrote in)|were on chat)\b/i;
+/**
+ * What success is measured by: "Success means more workspaces…", "we track retention", "the
+ * metric is…"; not "the experiment plan with the success metric by February 4", a task.
+ */
+const MEASURE =
+  /\bsuccess (?:means|is|would mean|will mean|looks like)\b|\b(?:we|they|you|i) (?:will |'ll |would |should |can )?(?:measure|track)\b|\b(?:metric|measure|kpi|criterion|criteria|goal|target) (?:is|are|was|were|will be|would be)\b|\bmeasured by\b|\bsucceeds? if\b/i;
 /** How far before a decision (in turns) the problem it answers may be raised. */
 const PROBLEM_TURNS = 15;
 /** A length of time: "lasted", "took", "forty-seven minutes", "a few weeks". */
@@ -228,6 +234,8 @@ const ANSWERS: Record<
   // The tasks of a meeting about the matter need not name it: "Actions: I build the queue worker"
   // in the meeting on moving to a job queue.
   action: { finds: acting, naming: 'sentence or title', exclusive: true },
+  // "Success means more workspaces…" follows the decision to run the experiment it measures.
+  measure: { finds: stating((text) => MEASURE.test(text)), naming: 'none', exclusive: false },
 };
 
 /**

@@ -2,9 +2,10 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
-import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
+import { insertKnowledge, waitForKnowledge } from '../../../test/helpers/knowledge.ts';
 import { qaAsker, requester } from '../../../test/helpers/requests.ts';
 import { videoKnowledge } from '../../db/schema/index.ts';
+import { formatTimestamp } from '../transcripts/format.ts';
 import { insertVideo } from '../transcripts/test-support.ts';
 import { dayWriter } from './answer-timeline.ts';
 
@@ -157,6 +158,45 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
     // said in a later meeting, in other words.
     const sprint = await ask(alice, { question: "What's the status of the sprint?" });
     expect(sprint.answered).toBe(false);
+  });
+
+  it('takes "what happened with <matter>?" to the items said within three minutes after the talk names it whole', async () => {
+    const carol = await signUpUser(ctx().app, { name: 'Carol Diaz' });
+    // A turn every 20 seconds: the matter is named whole at the start only, then the talk moves on.
+    const said = [
+      'Now the onboarding checklist. Admins told us the list of steps felt like homework before they could invite anyone.',
+      ...Array.from(
+        { length: 59 },
+        (_, at) =>
+          `Item ${at + 1}: we went through the numbers for the quarter, the hiring plan, the office move and the travel budget, and nobody had concerns about any of them.`,
+      ),
+    ];
+    const vtt = `WEBVTT\n\n${said
+      .map(
+        (text, at) =>
+          `${formatTimestamp(at * 20, '.')} --> ${formatTimestamp(at * 20 + 20, '.')}\n<v Carol Diaz>${text}`,
+      )
+      .join('\n\n')}\n`;
+    const posted = await request(carol, 'POST', '/videos', {
+      organizationId: carol.organizationId,
+      title: 'Weekly sync',
+      duration: '20:00',
+      transcript: vtt,
+    });
+    expect(posted.statusCode, posted.body).toBe(201);
+    const video = posted.json();
+    const { db } = ctx().database;
+    await waitForKnowledge(db, video.id);
+    // Neither names "onboarding checklist" whole: one is said while the talk is still on it.
+    await insertKnowledge(db, video, {
+      items: [
+        item('decision', 200, 'Carol Diaz', 'Decision: the checklist stays as it is.'),
+        item('decision', 1000, 'Carol Diaz', 'Decision: the release checklist moves to the wiki.'),
+      ],
+    });
+    const result = await ask(carol, { question: 'What happened with the onboarding checklist?' });
+    expect(result.answer).toMatch(/“Decision: the checklist stays as it is\.” \[1\]/);
+    expect(result.answer).not.toMatch(/release checklist/);
   });
 
   it('lists the action items or open questions about a matter: those that name it, or of a meeting whose title does', async () => {

@@ -7,7 +7,14 @@ import { bestSentence, centreOf, excerpt, leadFrom, type Sentence, usefulOf } fr
 import { furtherSources } from './further-sources.ts';
 import { askedFor, leadChoice } from './lead-choice.ts';
 import { namedDays } from './named-days.ts';
-import { introduced, reportedSpeech, reportingVerb, sourceWords, statesLabel } from './reported-speech.ts';
+import {
+  introduced,
+  reportedSpeech,
+  reportingVerb,
+  sourceWords,
+  statesLabel,
+  statesTasks,
+} from './reported-speech.ts';
 import { ended } from './sentences.ts';
 import { sentencesBySource, sentencesOf, stem } from './source-sentences.ts';
 
@@ -44,15 +51,19 @@ function written(
     verb: (speaker: string) => string;
     lowerCase: (word: string) => boolean;
     isName: (word: string) => boolean;
+    listedTasks: Set<Sentence>;
   },
   day?: string,
 ) {
-  // Sentences going on, in their turn, after one that states a decision or tasks after a label.
+  // Sentences going on, in their turn, after one that states a decision or tasks after a label,
+  // and tasks listed in their turn however they are quoted.
   const continuesLabel: boolean[] = [];
   taken.forEach((sentence, at) => {
     const before = taken[at - 1];
     continuesLabel.push(
-      before?.turn === sentence.turn && (continuesLabel[at - 1] === true || statesLabel(ended(before.said))),
+      voice.listedTasks.has(sentence) ||
+        (before?.turn === sentence.turn &&
+          (continuesLabel[at - 1] === true || statesLabel(ended(before.said)))),
     );
   });
   const text = taken
@@ -69,6 +80,26 @@ function written(
     })
     .join(' ');
   return `${text} [${taken[0]?.source.number}]`;
+}
+
+/**
+ * The sentences going on, in their turn, with tasks listed after their label ("Actions: … I send
+ * the notes when it is out."): plans, which keep their tense even when the answer quotes from
+ * them on, without the label. A decision's turn goes on in the past ("the earlier decision was on
+ * hold"): it is moved back.
+ */
+function tasksListed(sentences: Sentence[]): Set<Sentence> {
+  const listed = new Set<Sentence>();
+  sentences.forEach((sentence, at) => {
+    const before = sentences[at - 1];
+    if (
+      before?.source === sentence.source &&
+      before.turn === sentence.turn &&
+      (listed.has(before) || statesTasks(ended(before.said)))
+    )
+      listed.add(sentence);
+  });
+  return listed;
 }
 
 /** A citation of a source's sentences from `first` to `last`, quoting `quoted` verbatim. */
@@ -265,6 +296,7 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // How the sources write a word tells a name from a capital that opens a sentence.
       const voice = {
         verb,
+        listedTasks: tasksListed(sentences),
         ...sourceWords(
           sentences.map((sentence) => sentence.text),
           names,
@@ -304,9 +336,11 @@ export function createLocalEngine(db: Db): AnswerEngine {
         ...sentences.filter((sentence) => quotedTurns.has(`${sentence.source.number}:${sentence.turn}`)),
         ...furtherLeads,
       ];
+      // A source answering the question's kind says what the kind's own words ask ("measure" in
+      // "What does the experiment measure?", answered "success means…").
       const said = new Set([
         ...evidence.flatMap((sentence) => [...sentence.lexemes]),
-        ...(answering ? (titleWords.get(answering.videoTitle) ?? []) : []),
+        ...(answering ? [...(titleWords.get(answering.videoTitle) ?? []), ...light] : []),
       ]);
       const covered = [...ownWeight].reduce(
         (sum, [lexeme, value]) => sum + (said.has(lexeme) ? value : 0),

@@ -225,6 +225,19 @@ const withLabel = (said: string) =>
  */
 export const statesLabel = (said: string) => LABEL_OPENING.test(withLabel(said));
 
+/** A label of tasks: "Actions: …", "Next steps, then: …" (after `withLabel`). */
+const TASK_LABEL = new RegExp(
+  `^\\W*(?:(?:${LABEL_OPENERS})\\b[,.!\\s]*)*(?:actions?|action items|next steps|to-?dos|tasks|follow-?ups)(?:,? then)?:\\s`,
+  'iu',
+);
+
+/**
+ * Whether a sentence lists tasks after their label ("Actions: Maya gets back to Sam by February
+ * 3."): the tasks it goes on with in its turn are plans, in the present however they are quoted
+ * ("I send the notes when it is out" is not "they sent").
+ */
+export const statesTasks = (said: string) => TASK_LABEL.test(withLabel(said));
+
 /** Two pronouns of the speaker's that both became "they" ("we I just did…"). */
 const SAID_TWICE = /\b(they|them|their)\s+\1\b/gi;
 

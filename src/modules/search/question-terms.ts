@@ -46,7 +46,8 @@ export const FRAMING_WEIGHT = 0.2;
  * learn…" a finding is stated, where a "how long" is answered a duration,
  * where "what did we decide" a decision is stated, where "who owns…" someone takes a task on,
  * where "when…" a day or a time is said, where "what are the open questions…" a question is
- * asked, where "what are the next steps…" a task is taken on.
+ * asked, where "what are the next steps…" a task is taken on, where "what does it measure" what
+ * success means is said.
  * `cues` are stemmed words retrieval adds (they count only where the question's own words are
  * said: stretches.ts); `light` are the question's words that only say its kind ("long" in "how
  * long"; "decide", which is not "decision" to the stemmer). How a sentence answers each kind is
@@ -63,7 +64,8 @@ export type AnswerKind = {
     | 'owner'
     | 'time'
     | 'open question'
-    | 'action';
+    | 'action'
+    | 'measure';
   asks: RegExp;
   cues: string[];
   light: string[];
@@ -142,6 +144,26 @@ const ANSWER_KINDS: AnswerKind[] = [
     asks: new RegExp(`\\b(?:${TASK_LISTS})\\b|\\bwhat (?:are|were) the (?:open |remaining )?tasks\\b`, 'i'),
     cues: [],
     light: ['action', 'item', 'next', 'step', 'todo', 'to-do', 'follow', 'follow-up', 'task'],
+  },
+  {
+    // "What does the experiment measure?", "How will we know if the experiment worked?", "What
+    // are the success criteria for…": how success is measured ("Success means more workspaces…").
+    name: 'measure',
+    asks: /\bwhat (?:does|did|will|would|do|should) (?:\w+ ){1,4}(?:measure|track)\b|\bhow (?:will|would|do|does|did|can|should|could) (?:\w+ ){1,3}(?:measure|judge|evaluate|know) (?:if|whether|success)\b|\bsuccess (?:metrics?|criteria|measures?)\b|\bwhat (?:is|was|are|were) the (?:\w+ )?(?:metrics?|criteria|kpis?)\b/i,
+    cues: ['success', 'metric', 'measur'],
+    light: [
+      'measur',
+      'track',
+      'metric',
+      'criteria',
+      'criterion',
+      'kpi',
+      'success',
+      'know',
+      'work',
+      'judg',
+      'evalu',
+    ],
   },
 ];
 const CUE_WEIGHT = 1;

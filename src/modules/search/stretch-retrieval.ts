@@ -216,8 +216,10 @@ export async function loadTurns(
   ranges: TurnRange[],
   { prefixes = [], speakerIds = null }: { prefixes?: string[]; speakerIds?: string[] | null } = {},
 ) {
+  // The probe is materialized: inlined, its tsquery was built again for every turn read (a
+  // page of moments reads about 1,500 turns; 22 → 7 ms at 1,000 meetings).
   const { rows } = await db.execute<TurnRow>(sql`
-    with probe as (
+    with probe as materialized (
       select to_tsquery('simple', coalesce(concat_ws(' | ',
         (select string_agg(quote_literal(l), ' | ') from unnest(${sql.param(lexemes)}::text[]) l),
         (select string_agg(quote_literal(p) || ':*', ' | ') from unnest(${sql.param(prefixes)}::text[]) p)), '')) as query

@@ -97,6 +97,13 @@ describe("cue words of a question's kind", () => {
     expect(answerKind('What did they say about outcomes for children?')).toBeUndefined();
     expect(answerKind('What did they discuss about the checklist?')).toBeUndefined();
     expect(answerKind('decision export')).toBeUndefined();
+    expect(answerKind('What does the experiment measure?')?.name).toBe('measure');
+    expect(answerKind('How will we know if the experiment worked?')?.name).toBe('measure');
+    expect(answerKind('What are the success criteria for the guided setup?')?.name).toBe('measure');
+    expect(answerKind('What is the success metric for the experiment?')?.name).toBe('measure');
+    // Measuring as a matter, and a metric named: no measure asked for.
+    expect(answerKind('What did they say about measuring the remote?')).toBeUndefined();
+    expect(answerKind('What did the team know about the budget?')).toBeUndefined();
   });
 
   it('count the reply to someone a "who" question names as replied to, not their own turns', () => {
