@@ -162,6 +162,32 @@ describe('introduced', () => {
       'Suzy Davies AM asked: Were there other Members who wish to speak? Janet Finch-Saunders.',
     ],
     ['Marketing', 'said', 'It was dear. Or was it?', 'Marketing said it was dear. Or was it?'],
+    // "Asked" says it is a question: its label goes.
+    [
+      'Tom Becker',
+      'said',
+      'Open question from them: what happens to workspaces if they pick the losing variant? Do they switch?',
+      'Tom Becker asked: What happens to workspaces if they pick the losing variant? Do they switch?',
+    ],
+    [
+      'Aisha Mensah',
+      'said',
+      'Another open question: should the night batch wait?',
+      'Aisha Mensah asked: Should the night batch wait?',
+    ],
+    [
+      'Tom Becker',
+      'said',
+      'Open question they would like on the list: do they need a maintenance window?',
+      'Tom Becker asked: Do they need a maintenance window?',
+    ],
+    // A question about a question keeps its words.
+    [
+      'Lena Fischer',
+      'said',
+      'Is that question still open?',
+      'Lena Fischer asked: Is that question still open?',
+    ],
     // An assent the rest answers with stays: "by January 19" alone does not say who agreed.
     [
       'Aisha Mensah',

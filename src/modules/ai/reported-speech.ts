@@ -345,6 +345,13 @@ export function sourceWords(texts: string[], speakers: string[]) {
 }
 
 /**
+ * A question's label: "Open question from me:", "Another question:", "Open question I would like
+ * on the list:".
+ */
+const QUESTION_LABEL =
+  /^(?:(?:another|one|an?|my|our|their|the)\s+)?(?:(?:open|last|quick|final|related|follow-up)\s+)?question\b[^:?.!]{0,40}:\s+(?=\S)/iu;
+
+/**
  * A reported sentence introduced by who said it: "Marketing thought the case was too dear.",
  * a question as "Marketing asked: Was the case too dear?". `lowerCase` tells a first word that is
  * written in lower case elsewhere (so not a name): "Lena said feedback goes to support".
@@ -360,8 +367,12 @@ export function introduced(
   const body = withoutOpeners(sentence, TURN_OPENERS).replace(/^but,?\s+(?=\S)/i, '') || sentence;
   const capitalised = body.charAt(0).toUpperCase() + body.slice(1);
   // What opens with a question asks it, whatever follows: "Was that okay? Because…" was not said
-  // "said was that okay?".
-  if (/^[^.?!]*\?["')]?(?:\s|$)/.test(body)) return `${speaker} asked: ${capitalised}`;
+  // "said was that okay?". "Asked" says it is a question: its label goes ("Open question from
+  // me: what happens…?" → "Tom asked: What happens…?", not "asked: Open question from them: …").
+  if (/^[^.?!]*\?["')]?(?:\s|$)/.test(body)) {
+    const asked = body.replace(QUESTION_LABEL, '');
+    return `${speaker} asked: ${asked.charAt(0).toUpperCase()}${asked.slice(1)}`;
+  }
   // A sentence that opens with its own label ("Root cause, then: …") is reported after a colon; a
   // label states, whatever the question asked them to think: not "Daniel thought: Decision, then: …".
   if (LABEL_OPENING.test(capitalised)) return `${speaker} said: ${capitalised}`;

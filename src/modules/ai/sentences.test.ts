@@ -74,6 +74,11 @@ describe('tidySpeech', () => {
     expect(tidySpeech('Good question. I believe yes, but I will confirm. Thanks, Sam.')).toBe(
       'I believe yes, but I will confirm.',
     );
+    expect(tidySpeech('Good question and I do not know yet.')).toBe('I do not know yet.');
+    expect(tidySpeech('Please do. If it is not possible by March, we need to know early.')).toBe(
+      'If it is not possible by March, we need to know early.',
+    );
+    expect(tidySpeech('Good and bad news came in.')).toBe('Good and bad news came in.');
     expect(tidySpeech('Thanks for making time, Sam. This is our quarterly check-in.')).toBe(
       'This is our quarterly check-in.',
     );

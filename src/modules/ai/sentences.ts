@@ -85,15 +85,20 @@ const GREETING =
 const THANKS = String.raw`(?:thanks|thank you)(?: (?:very|so) much)?(?: for (?:making|taking) (?:the )?time| for (?:coming|joining|your time|having (?:me|us)|being here))?(?:,? (?:everyone|everybody|all|folks|team|chair|\p{Lu}\p{Ll}+))?`;
 /** An acknowledgement: "Good question", "Fair point", "Exactly". */
 const ACKNOWLEDGING =
-  '(?:good|great|fair|interesting) (?:question|point)|fair(?: enough)?|good|great|perfect|exactly';
+  '(?:good|great|fair|interesting) (?:question|point)|fair(?: enough)?|good|great|perfect|exactly|please do';
+/** An acknowledgement joined to what it acknowledges: "Good question and I do not know yet." */
+const JOINED_ACKNOWLEDGING = '(?:good|great|fair|interesting) (?:question|point),? and';
 /**
- * An acknowledgement that opens a sentence ("Good question.", "Fair.", "Exactly.", "Thank you,
- * Chair.", "Thanks for making time, Sam.") and thanks that close one ("… in my reply. Thanks,
+ * An acknowledgement that opens a sentence ("Good question.", "Fair.", "Exactly.", "Please do.",
+ * "Thank you, Chair.", "Thanks for making time, Sam.", "Good question and…") and thanks that close one ("… in my reply. Thanks,
  * Sam."): they say nothing of the matter. Short sentences join their neighbour (splitSentences),
  * so these are cut from the sentence that holds them (tidySpeech), and a sentence that is nothing
  * else is never quoted (isCourtesy).
  */
-const ACKNOWLEDGEMENT = new RegExp(`^(?:${ACKNOWLEDGING}|${THANKS})[.!]\\s+(?=\\S)`, 'iu');
+const ACKNOWLEDGEMENT = new RegExp(
+  `^(?:(?:${ACKNOWLEDGING}|${THANKS})[.!]|${JOINED_ACKNOWLEDGING})\\s+(?=\\S)`,
+  'iu',
+);
 const CLOSING_THANKS = new RegExp(`(?<=[.?!])\\s+${THANKS}[.!]?$`, 'iu');
 /** Thanks, goodbyes and acknowledgements alone: "Thank you, Chair.", "Thanks everyone, see you next week.", "Good point." */
 const COURTESY = new RegExp(
