@@ -11,6 +11,45 @@ export const HEADLINE_OPTIONS = 'StartSel=<mark>, StopSel=</mark>, MaxWords=30, 
 
 export type Moment = { start: number; end: number; speaker: string | null; snippet: string };
 
+/**
+ * Words of a turn `ts_headline` is given, at most: it parses what it is given whole, and a
+ * committee member's turn runs to 800 words (a page of moments headlined 11,000 words, 15 ms).
+ */
+const SNIPPET_SOURCE_WORDS = 80;
+/** Words kept before the first word said of the question. */
+const SNIPPET_LEAD_WORDS = 20;
+
+/**
+ * The `SNIPPET_SOURCE_WORDS` words of a long turn that say the most of `stems` (a word said
+ * starts with a stem but for its last letter: "batteri" is said "battery"), where the snippet is
+ * cut from; the whole turn when it is short or says none of them as written.
+ */
+export function snippetSource(text: string, stems: string[]): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length <= SNIPPET_SOURCE_WORDS) return text;
+  const starts = stems.map((stem) => (stem.length > 4 ? stem.slice(0, -1) : stem));
+  const says = words.map((word) => {
+    const lower = word.toLowerCase().replace(/^[^\p{L}\p{N}]+/u, '');
+    return starts.some((start) => lower.startsWith(start));
+  });
+  let best = 0;
+  let bestEnd = -1;
+  let held = 0;
+  for (const [at, said] of says.entries()) {
+    if (said) held += 1;
+    if (at >= SNIPPET_SOURCE_WORDS && says[at - SNIPPET_SOURCE_WORDS]) held -= 1;
+    if (held > best) {
+      best = held;
+      bestEnd = at;
+    }
+  }
+  if (bestEnd < 0) return text;
+  // From a little before the window's first word said, so that what follows it is there too.
+  const firstSaid = says.indexOf(true, Math.max(0, bestEnd - SNIPPET_SOURCE_WORDS + 1));
+  const first = Math.max(0, Math.min(firstSaid - SNIPPET_LEAD_WORDS, words.length - SNIPPET_SOURCE_WORDS));
+  return words.slice(first, first + SNIPPET_SOURCE_WORDS).join(' ');
+}
+
 type Input = {
   /** What results must match (marks the snippet's words). */
   tsquery: SQL;
@@ -102,7 +141,8 @@ export async function momentsOf(db: Db, input: Input): Promise<Map<string, Momen
   if (openings.length === 0) return byVideo;
   const { rows: snippets } = await db.execute<{ snippet: string }>(sql`
     select ts_headline('english', kh_html_escape(t.text), ${input.tsquery}, ${HEADLINE_OPTIONS}) as snippet
-    from unnest(${sql.param(openings.map((opening) => opening.turn.text))}::text[]) with ordinality as t(text, ord)
+    from unnest(${sql.param(openings.map((opening) => snippetSource(opening.turn.text, [...weights.keys()])))}::text[])
+      with ordinality as t(text, ord)
     order by ord`);
   openings.forEach((opening, at) => {
     const list = byVideo.get(opening.videoId) ?? [];
