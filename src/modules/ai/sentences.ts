@@ -90,8 +90,8 @@ const ACKNOWLEDGING =
 const JOINED_ACKNOWLEDGING = '(?:good|great|fair|interesting) (?:question|point),? and';
 /**
  * An acknowledgement that opens a sentence ("Good question.", "Fair.", "Exactly.", "Please do.",
- * "Thank you, Chair.", "Thanks for making time, Sam.", "Good question and…") and thanks that close one ("… in my reply. Thanks,
- * Sam."): they say nothing of the matter. Short sentences join their neighbour (splitSentences),
+ * "Thank you, Chair.", "Thanks for making time, Sam.", "Good question and…") and thanks that
+ * close one ("… in my reply. Thanks, Sam."): they say nothing of the matter. Short sentences join their neighbour (splitSentences),
  * so these are cut from the sentence that holds them (tidySpeech), and a sentence that is nothing
  * else is never quoted (isCourtesy).
  */
