@@ -1,3 +1,4 @@
+import type { MeetingPart } from '../search/meeting-parts.ts';
 /**
  * What the AI features ask of an engine. The default engine (`local`) works offline: retrieval
  * plus extractive answering over the transcripts; a model-backed engine implements the same
@@ -50,6 +51,11 @@ export type AnswerInput = {
    * cannot be about them, and the answer says so before anything else.
    */
   unsaid?: string[];
+  /**
+   * The sources are the start or the end of their meeting that the question asks about ("the wrap
+   * up of the meeting"): they answer by where they were said, whatever words they share with it.
+   */
+  part?: MeetingPart;
 };
 
 export type AnswerEngine = {

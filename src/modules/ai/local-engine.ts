@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import { meetingPartWords } from '../search/meeting-parts.ts';
 import { answerKind, asksWhoDid, namedSpeakers } from '../search/question-terms.ts';
 import { kindAnswers } from './answer-kinds.ts';
 import { asTimeline, changeOf, dayWriter, meetingOf, spansDays } from './answer-timeline.ts';
@@ -36,6 +37,8 @@ const LEAD_WORDS = 40;
 const OTHER_WORDS = 12;
 /** Words an answer may have in all (but for a first sentence longer than that). */
 const ANSWER_WORDS = 100;
+/** What every sentence of the part of a meeting asked about weighs. */
+const PART_RELEVANCE = 1;
 
 /**
  * What the answer takes from a source as a person reporting a meeting writes it: tidied, in
@@ -148,7 +151,7 @@ function withLaterChange(
 export function createLocalEngine(db: Db): AnswerEngine {
   return {
     name: 'local',
-    async answer({ question, sources, earlier = [], unsaid = [] }) {
+    async answer({ question, sources, earlier = [], unsaid = [], part }) {
       const spans = sentencesOf(sources);
       if (spans.length === 0) return notFound(unsaid);
       const names = [...new Set(spans.flatMap((span) => (span.speaker ? [span.speaker] : [])))];
@@ -161,11 +164,14 @@ export function createLocalEngine(db: Db): AnswerEngine {
         ...titles,
         ...spans.map((span) => span.text),
         askedFor(question),
+        meetingPartWords(question),
       ]);
       if (stemmed.question.length === 0) return notFound(unsaid);
       const [asked = [], ...rest] = stemmed.texts;
-      // The last text stemmed is what the question asks for by name ("success metric").
-      const askedForWords = rest.at(-1) ?? [];
+      // The last texts stemmed are what the question asks for by name ("success metric") and the
+      // words that name the part of the meeting it asks about ("wrap up").
+      const askedForWords = rest.at(-2) ?? [];
+      const partWords = part ? (rest.at(-1) ?? []) : [];
       const speakers = names.map((name, at) => ({ name, lexemes: rest[at] ?? [] }));
       const titleWords = new Map(titles.map((title, at) => [title, new Set(rest[names.length + at])]));
       const sentences: Sentence[] = spans.map((span, at) => ({
@@ -193,16 +199,22 @@ export function createLocalEngine(db: Db): AnswerEngine {
       // Confidence is how much of the question's own words the answer says.
       const total = [...ownWeight.values()].reduce((sum, value) => sum + value, 0);
       const days = namedDays(question, stemmed.question);
-      /** The weight of the question's words (of `only`, when given) a sentence says. */
+      /**
+       * The weight of the question's words (of `only`, when given) a sentence says. From the part
+       * of a meeting asked about ("the wrap up"), every sentence answers alike: each source is
+       * told from its start, in the order said.
+       */
       const relevance = (sentence: Sentence, only?: Set<string>) =>
-        [...sentence.lexemes].reduce(
-          (sum, lexeme) =>
-            sum +
-            ((!only || only.has(lexeme)) && (days.get(lexeme)?.(sentence.text) ?? true)
-              ? (weight.get(lexeme) ?? 0)
-              : 0),
-          0,
-        );
+        part && !only
+          ? PART_RELEVANCE
+          : [...sentence.lexemes].reduce(
+              (sum, lexeme) =>
+                sum +
+                ((!only || only.has(lexeme)) && (days.get(lexeme)?.(sentence.text) ?? true)
+                  ? (weight.get(lexeme) ?? 0)
+                  : 0),
+              0,
+            );
       const answersKind = kindAnswers(
         question,
         [...weight.keys()],
@@ -341,6 +353,8 @@ export function createLocalEngine(db: Db): AnswerEngine {
       const said = new Set([
         ...evidence.flatMap((sentence) => [...sentence.lexemes]),
         ...(answering ? [...(titleWords.get(answering.videoTitle) ?? []), ...light] : []),
+        // Quoted from the part asked about, the answer says where it was said.
+        ...partWords,
       ]);
       const covered = [...ownWeight].reduce(
         (sum, [lexeme, value]) => sum + (said.has(lexeme) ? value : 0),

@@ -15,6 +15,25 @@ const SHOWROOM = [
   '[00:00:40] Tom: Then I order the grey tiles today and book the tiler for Friday.',
 ].join('\n');
 
+/** Thirty turns, twenty seconds apart: the agenda first, the talk, the closing tasks last. */
+const PLANNING = [
+  'Maria: Morning. Today we go through the hiring plan, the office move and the budget for the spring.',
+  ...Array.from(
+    { length: 25 },
+    (_, at) =>
+      `${at % 2 ? 'Tom' : 'Maria'}: Point ${at + 1} of the review: the numbers for line ${at + 1} look as planned, nothing to change there.`,
+  ),
+  'Tom: So, to close: Lena sends the notes to everyone tonight.',
+  'Maria: And I book the room for the offsite in March.',
+  'Tom: We meet again on Monday at ten.',
+  'Maria: Good, see you Monday.',
+]
+  .map(
+    (line, at) =>
+      `[00:${String(Math.floor((at * 20) / 60)).padStart(2, '0')}:${String((at * 20) % 60).padStart(2, '0')}] ${line}`,
+  )
+  .join('\n');
+
 /**
  * Whether a narrowed scope answers: it must suit the question about as well as the organization's
  * best meeting does, and hold the people the question names (see answersFromScope in qa.ts).
@@ -42,7 +61,7 @@ describe('POST /ai/qa scoped to one meeting of several', () => {
     return response.json() as {
       answer: string;
       answered: boolean;
-      citations: Array<{ source: number; videoId: string; speaker: string | null }>;
+      citations: Array<{ source: number; videoId: string; speaker: string | null; start: number }>;
     };
   };
 
@@ -81,6 +100,22 @@ describe('POST /ai/qa scoped to one meeting of several', () => {
     expect(own.answered).toBe(true);
     const elsewhere = await ask(question, showroomId);
     expect(elsewhere).toMatchObject({ answered: false, answer: NOT_FOUND_ANSWER, citations: [] });
+  });
+
+  it('answers a question about the end or the start of its one meeting from that part, whatever its words', async () => {
+    const planningId = await post('Spring planning', PLANNING);
+    const wrapUp = await ask('Summarize the wrap up of the meeting.', planningId);
+    expect(wrapUp.answered).toBe(true);
+    // "wrap up" is said nowhere: it says where in the meeting, not what about.
+    expect(wrapUp.answer).not.toMatch(/mentions/);
+    expect(wrapUp.answer).toMatch(/To close: Lena sends the notes to everyone tonight\. \[\d\]/);
+    // The last fifth of its thirty turns, twenty seconds each.
+    for (const citation of wrapUp.citations) expect(citation.start).toBeGreaterThanOrEqual(460);
+    const start = await ask('How did the meeting start?', planningId);
+    expect(start.answered).toBe(true);
+    // Told from its first words (the greeting dropped), not from where "meeting" or "start" is said.
+    expect(start.answer).toMatch(/^Maria said: Today they went through the hiring plan/);
+    for (const citation of start.citations) expect(citation.start).toBeLessThanOrEqual(120);
   });
 
   it('does not know what someone said in a meeting they did not speak in', async () => {

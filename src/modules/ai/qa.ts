@@ -106,7 +106,7 @@ export async function answerQuestion(
     // The question's own words only: an earlier question's were named when it was answered.
     asked: input.question,
   });
-  const { stretches, coverage, judgement, unsaid } = found;
+  const { stretches, coverage, judgement, unsaid, part } = found;
   if (stretches.length === 0) {
     return (await holdsTranscripts(context, input.scope))
       ? notFound(unsaid)
@@ -115,7 +115,8 @@ export async function answerQuestion(
   if (
     !judgement ||
     judgement.namesAbsentSpeakers ||
-    (!queryEmbedding && !answersFromScope(coverage, judgement))
+    // A question about a part of its meeting is answered from that part, whatever its words say.
+    (!queryEmbedding && !part && !answersFromScope(coverage, judgement))
   ) {
     return notFound(unsaid, Math.round(coverage * 1000) / 1000);
   }
@@ -123,6 +124,7 @@ export async function answerQuestion(
     question: input.question,
     earlier,
     unsaid,
+    ...(part ? { part } : {}),
     sources: stretches.map(({ score: _score, ...stretch }, position) => ({
       number: position + 1,
       ...stretch,

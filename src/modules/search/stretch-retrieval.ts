@@ -2,6 +2,13 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { QueryEmbedding } from './embeddings.ts';
 import {
+  type MeetingPart,
+  meetingPart,
+  meetingPartWords,
+  partStretches,
+  partTurns,
+} from './meeting-parts.ts';
+import {
   answerKind,
   cueWords,
   framingWordsOf,
@@ -67,6 +74,11 @@ export type StretchRetrieval = {
    * the names of speakers are never among them.
    */
   unsaid: string[];
+  /**
+   * The part of its one meeting a question asks about ("the wrap up of the meeting"), when the
+   * stretches come from that part only: the question's words need not be said there.
+   */
+  part?: MeetingPart;
 };
 
 /** Whether the question is about this scope at all, or about another part of the organization. */
@@ -403,12 +415,15 @@ export async function retrieveStretches(
         namesAbsentSpeakers: absent,
       }))
     : null;
-  const ranked = rankStretches(
-    turns,
-    { ...weighed, videoBoost: titleBoosts(titleWords, weighed.content, organizationIdf) },
-    limit,
-  );
+  // A question about the start or the end of its one meeting is answered from that part (its
+  // own words: a follow-up to "the wrap up" asks of the whole meeting again).
+  const part = whole?.length === 1 ? meetingPart(asked) : undefined;
+  const read = part ? partTurns(turns, part) : turns;
+  const words = { ...weighed, videoBoost: titleBoosts(titleWords, weighed.content, organizationIdf) };
+  const found = rankStretches(read, words, limit);
+  const ranked = part ? partStretches(read, found, limit) : found;
   return {
+    ...(part ? { part } : {}),
     stretches: ranked.map((stretch) => present(stretch, meetings)),
     coverage: Math.max(0, ...ranked.map((stretch) => coverageOf(stretch, weighed.content, organizationIdf))),
     judgement: await judgement,
@@ -428,6 +443,8 @@ const HOW_WORD = /\bhow\s+(\p{L}+)/giu;
 function unsaidContent(analysis: Analysis, question: string, framing: Set<string>) {
   const light = new Set(answerKind(question)?.light);
   const asking = new Set([...question.matchAll(HOW_WORD)].map((match) => match[1]?.toLowerCase()));
+  // "wrap up", "concluding comments": where in the meeting, not what about.
+  const placing = new Set(meetingPartWords(question).toLowerCase().split(/\W+/));
   return [
     ...new Set(
       analysis.unsaid
@@ -436,7 +453,8 @@ function unsaidContent(analysis: Analysis, question: string, framing: Set<string
             !framing.has(typed.lexeme) &&
             !light.has(typed.lexeme) &&
             !INDEFINITE.test(typed.word) &&
-            !asking.has(typed.word.toLowerCase()),
+            !asking.has(typed.word.toLowerCase()) &&
+            !placing.has(typed.word.toLowerCase()),
         )
         .map((typed) => typed.word),
     ),
