@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { meetingPart, meetingPartWords, partStretches, partTurns } from './meeting-parts.ts';
-import { rankStretches, type TermTurn } from './stretches.ts';
+import { rankStretches } from './stretches.ts';
+import { termTurnsOf } from './turns-test-support.ts';
 
 /** A meeting of `count` turns, ten seconds each, saying `said` at the indexes given. */
-const meeting = (count: number, said: Record<number, string> = {}): TermTurn[] =>
-  Array.from({ length: count }, (_, index) => {
-    const text = said[index] ?? `turn ${index}`;
-    return {
-      videoId: 'v',
-      index,
-      start: index * 10,
-      end: index * 10 + 10,
-      speaker: null,
-      text,
-      terms: new Map(text.split(' ').map((word) => [word, 1])),
-      length: text.split(' ').length,
-    };
-  });
+const meeting = (count: number, said: Record<number, string> = {}) =>
+  termTurnsOf(Array.from({ length: count }, (_, index) => said[index] ?? `turn ${index}`));
 
 describe('questions about a part of a meeting', () => {
   it('read the end or the start a question asks about, and the words that name it', () => {

@@ -1,30 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { answerKind, asksQuestion, questionWeights } from './question-terms.ts';
 import { rankStretches, STRETCH_DEFAULTS, type TermTurn, turnScores } from './stretches.ts';
-
-/** Turns of one video, one a line, with their (already stemmed) words. */
-const turnsOf = (lines: string[]): TermTurn[] =>
-  lines.map((line, index) => {
-    const words = line.split(' ').filter(Boolean);
-    const terms = new Map<string, number>();
-    for (const word of words) terms.set(word, (terms.get(word) ?? 0) + 1);
-    return {
-      videoId: 'v',
-      index,
-      start: index * 10,
-      end: index * 10 + 10,
-      speaker: null,
-      text: line,
-      terms,
-      length: words.length,
-    };
-  });
+import { termTurnsOf } from './turns-test-support.ts';
 
 const question = { weights: new Map([['budget', 2]]) };
 
 describe('rankStretches', () => {
   it('centres on the turn that follows the one raising the words, when both say them alike', () => {
-    const turns = turnsOf(['hello all', 'now the budget', 'the budget was cut', 'anything else', 'no']);
+    const turns = termTurnsOf(['hello all', 'now the budget', 'the budget was cut', 'anything else', 'no']);
     const [best] = rankStretches(turns, question, 1);
     expect(best).toMatchObject({ bestIndex: 2, firstIndex: 0, lastIndex: 4 });
     // With the neighbours on either side weighing the same, the tie goes to the earlier turn.
@@ -33,7 +16,7 @@ describe('rankStretches', () => {
   });
 
   it('centres stretches only on turns that say a word of the question, apart from each other', () => {
-    const turns = turnsOf(['budget', 'a', 'b', 'c', 'd', 'e', 'budget budget', 'f', 'g']);
+    const turns = termTurnsOf(['budget', 'a', 'b', 'c', 'd', 'e', 'budget budget', 'f', 'g']);
     const stretches = rankStretches(turns, question, 5);
     expect(stretches.map((stretch) => stretch.bestIndex)).toEqual([6, 0]);
     expect(stretches.every((stretch) => stretch.coverage === 1)).toBe(true);
@@ -50,8 +33,8 @@ describe("cue words of a question's kind", () => {
     expect([...(why.cues ?? [])]).toEqual(['caus', 'reason', 'root', 'due']);
     // One meeting's root cause, far from the queue; the queue discussed elsewhere, a reason near it.
     const turns = [
-      ...turnsOf(['root caus index', 'index lock', 'lock again']),
-      ...turnsOf(['the queue', 'we move the queue reason load', 'ok']).map((turn) => ({
+      ...termTurnsOf(['root caus index', 'index lock', 'lock again']),
+      ...termTurnsOf(['the queue', 'we move the queue reason load', 'ok']).map((turn) => ({
         ...turn,
         videoId: 'w',
       })),
@@ -60,7 +43,9 @@ describe("cue words of a question's kind", () => {
     expect(ranked.map((stretch) => stretch.videoId)).toEqual(['w']);
     expect(turnScores(turns, why)[0]).toBe(0);
     // Said where the queue is discussed, the same cause counts.
-    expect(turnScores(turnsOf(['the queue', 'root caus', 'we move the queue']), why)[1]).toBeGreaterThan(0);
+    expect(turnScores(termTurnsOf(['the queue', 'root caus', 'we move the queue']), why)[1]).toBeGreaterThan(
+      0,
+    );
   });
 
   it('make "long" in "how long" and "decide" light, and add the words of a duration or a decision', () => {
@@ -108,7 +93,7 @@ describe("cue words of a question's kind", () => {
 
   it('count the reply to someone a "who" question names as replied to, not their own turns', () => {
     const spoken = (speakers: Array<string | null>, lines: string[]) =>
-      turnsOf(lines).map((turn, at) => ({ ...turn, speaker: speakers[at] ?? null }));
+      termTurnsOf(lines).map((turn, at) => ({ ...turn, speaker: speakers[at] ?? null }));
     const turns = spoken(
       ['Lena Fischer', 'Maya Chen', 'Daniel Okafor', 'Maya Chen'],
       ['maya join', 'keep date', 'disagre honest', 'disagre tag'],
