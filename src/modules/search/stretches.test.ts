@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerKind, asksQuestion, questionWeights } from './question-terms.ts';
-import { rankStretches, STRETCH_DEFAULTS, type TermTurn, turnScores } from './stretches.ts';
+import { rankStretches, STRETCH_DEFAULTS, turnScores } from './stretches.ts';
 import { termTurnsOf } from './turns-test-support.ts';
 
 const question = { weights: new Map([['budget', 2]]) };
