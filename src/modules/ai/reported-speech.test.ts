@@ -31,6 +31,16 @@ describe('reported speech', () => {
     ["Okay, let me summarise. Let's move on.", 'Okay, they would summarise. They should move on.'],
     ['So let us decide that next week.', 'So they should decide that next week.'],
     ['Could you let me know by Friday?', 'Could you let them know by Friday?'],
+    // A plan, said in the present with a time to come, is what they would do, not what they did.
+    ['We meet again on Monday at ten.', 'They would meet again on Monday at ten.'],
+    [
+      'I send the deck tomorrow, and we decide next week.',
+      'They would send the deck tomorrow, and they would decide next week.',
+    ],
+    ['We shipped it on Monday.', 'They shipped it on Monday.'],
+    // What they think or have is no plan: "they would think" says something else.
+    ['I think we fixed it on Tuesday.', 'They thought they fixed it on Tuesday.'],
+    ['We need to decide by the end of the meeting.', 'They needed to decide by the end of the meeting.'],
     // After a label, what is stated keeps its tense: moved back it would read as done.
     [
       'So, decision: the batch does not start before the lock alert is live.',

@@ -238,6 +238,26 @@ const TASK_LABEL = new RegExp(
  */
 export const statesTasks = (said: string) => TASK_LABEL.test(withLabel(said));
 
+/**
+ * A time to come, said with a verb in the present: a plan ("We meet again on Monday at ten",
+ * "I send it tomorrow"), reported as what they would do, not as done ("they met again on Monday").
+ */
+const PLANNED =
+  /\b(?:tomorrow|tonight|next (?:week|month|year|time|meeting|sync|sprint|quarter)|later today|this (?:afternoon|evening)|(?:on|by|until) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|by (?:january|february|march|april|may|june|july|august|september|october|november|december) \d{1,2}\b|by the end of)/i;
+
+/** Verbs of a state of mind or of having: "we think on Friday it ships" plans nothing. */
+const STATIVE = new Set(
+  'agree assume believe disagree expect feel guess have hope know like mean need prefer remember seem think understand want'.split(
+    ' ',
+  ),
+);
+
+/** A common verb said right after its subject, one tense back: past, or "would" for a planned act. */
+const movedBack = (verb: string, planned: boolean) => {
+  const past = PAST_AFTER_SUBJECT[verb];
+  return past && planned && !STATIVE.has(verb) ? `would ${verb}` : past;
+};
+
 /** Two pronouns of the speaker's that both became "they" ("we I just did…"). */
 const SAID_TWICE = /\b(they|them|their)\s+\1\b/gi;
 
@@ -259,6 +279,7 @@ export function reportedSpeech(said: string, speaker?: string | null, continuesL
   let previous = '';
   let beforePrevious = '';
   const keepsTense = continuesLabel || LABEL_OPENING.test(sentence);
+  const planned = PLANNED.test(sentence);
   const shifted = proposed(sentence).replace(/[A-Za-z]+(?:['’][a-z]+)?/g, (word) => {
     const lower = word.toLowerCase().replace('’', "'");
     const afterSubject = SUBJECTS.has(previous) && !INVERTING.has(beforePrevious);
@@ -274,7 +295,7 @@ export function reportedSpeech(said: string, speaker?: string | null, continuesL
       PERSON[lower] ??
       (afterI ? AFTER_I[lower] : undefined) ??
       BACKSHIFT[lower] ??
-      (afterSubject ? PAST_AFTER_SUBJECT[lower] : undefined) ??
+      (afterSubject ? movedBack(lower, planned) : undefined) ??
       word
     );
   });
