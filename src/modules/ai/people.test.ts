@@ -151,7 +151,7 @@ describe('POST /ai/qa: "who is <name>?", "what did <name> say?"', () => {
     expect(bob).toMatchObject({ answered: true });
     expect(bob.answer).toBe(
       'On January 5, in “Kickoff”, Bob Stone said they lead the payments team and they would own the invoices. [1] ' +
-        'They sent the invoice mockups by Friday. [2]',
+        'They would send the invoice mockups by Friday. [2]',
     );
     expect(
       bob.citations.map((citation) => [citation.videoId, citation.start, citation.speaker, citation.quote]),
