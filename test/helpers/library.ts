@@ -39,11 +39,11 @@ export async function createSeriesRow(db: Db, values: Owned & Partial<typeof ser
   return row;
 }
 
-/** WebVTT of `[speaker, text]` turns, ten seconds each. */
-export const turnsVtt = (turns: Array<[string, string]>) =>
+/** WebVTT of `[speaker, text]` turns, `seconds` each (ten unless given). */
+export const turnsVtt = (turns: Array<[string, string]>, seconds = 10) =>
   `WEBVTT\n\n${turns
     .map(
       ([speaker, text], at) =>
-        `${formatTimestamp(at * 10, '.')} --> ${formatTimestamp(at * 10 + 9, '.')}\n<v ${speaker}>${text}`,
+        `${formatTimestamp(at * seconds, '.')} --> ${formatTimestamp((at + 1) * seconds - 1, '.')}\n<v ${speaker}>${text}`,
     )
     .join('\n\n')}\n`;

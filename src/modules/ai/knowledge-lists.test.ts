@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge, waitForKnowledge } from '../../../test/helpers/knowledge.ts';
+import { turnsVtt } from '../../../test/helpers/library.ts';
 import { qaAsker, requester } from '../../../test/helpers/requests.ts';
 import { videoKnowledge } from '../../db/schema/index.ts';
-import { formatTimestamp } from '../transcripts/format.ts';
 import { insertVideo } from '../transcripts/test-support.ts';
 import { dayWriter } from './answer-timeline.ts';
 
@@ -171,17 +171,14 @@ describe('POST /ai/qa: the decisions, open questions or action items of the scop
           `Item ${at + 1}: we went through the numbers for the quarter, the hiring plan, the office move and the travel budget, and nobody had concerns about any of them.`,
       ),
     ];
-    const vtt = `WEBVTT\n\n${said
-      .map(
-        (text, at) =>
-          `${formatTimestamp(at * 20, '.')} --> ${formatTimestamp(at * 20 + 20, '.')}\n<v Carol Diaz>${text}`,
-      )
-      .join('\n\n')}\n`;
     const posted = await request(carol, 'POST', '/videos', {
       organizationId: carol.organizationId,
       title: 'Weekly sync',
       duration: '20:00',
-      transcript: vtt,
+      transcript: turnsVtt(
+        said.map((text): [string, string] => ['Carol Diaz', text]),
+        20,
+      ),
     });
     expect(posted.statusCode, posted.body).toBe(201);
     const video = posted.json();

@@ -60,20 +60,13 @@ function written(
 ) {
   // Sentences going on, in their turn, after one that states a decision or tasks after a label,
   // and tasks listed in their turn however they are quoted.
-  const continuesLabel: boolean[] = [];
-  taken.forEach((sentence, at) => {
-    const before = taken[at - 1];
-    continuesLabel.push(
-      voice.listedTasks.has(sentence) ||
-        (before?.turn === sentence.turn &&
-          (continuesLabel[at - 1] === true || statesLabel(ended(before.said)))),
-    );
-  });
+  const afterLabel = goingOnAfter(taken, (sentence) => statesLabel(ended(sentence.said)));
+  const continuesLabel = (sentence: Sentence) => voice.listedTasks.has(sentence) || afterLabel.has(sentence);
   const text = taken
     .map((sentence, at) => {
       const speakerChanges =
         (at === 0 ? (day ? null : speakerBefore) : taken[at - 1]?.speaker) !== sentence.speaker;
-      const said = reportedSpeech(ended(sentence.said), sentence.speaker, continuesLabel[at]);
+      const said = reportedSpeech(ended(sentence.said), sentence.speaker, continuesLabel(sentence));
       const part =
         speakerChanges && sentence.speaker
           ? introduced(sentence.speaker, voice.verb(sentence.speaker), said, voice)
@@ -85,25 +78,29 @@ function written(
   return `${text} [${taken[0]?.source.number}]`;
 }
 
+/** The sentences of `sequence` said, in their turn, after one that `states`. */
+function goingOnAfter(sequence: Sentence[], states: (sentence: Sentence) => boolean): Set<Sentence> {
+  const going = new Set<Sentence>();
+  sequence.forEach((sentence, at) => {
+    const before = sequence[at - 1];
+    if (
+      before?.source === sentence.source &&
+      before.turn === sentence.turn &&
+      (going.has(before) || states(before))
+    )
+      going.add(sentence);
+  });
+  return going;
+}
+
 /**
  * The sentences going on, in their turn, with tasks listed after their label ("Actions: … I send
  * the notes when it is out."): plans, which keep their tense even when the answer quotes from
  * them on, without the label. A decision's turn goes on in the past ("the earlier decision was on
  * hold"): it is moved back.
  */
-function tasksListed(sentences: Sentence[]): Set<Sentence> {
-  const listed = new Set<Sentence>();
-  sentences.forEach((sentence, at) => {
-    const before = sentences[at - 1];
-    if (
-      before?.source === sentence.source &&
-      before.turn === sentence.turn &&
-      (listed.has(before) || statesTasks(ended(before.said)))
-    )
-      listed.add(sentence);
-  });
-  return listed;
-}
+const tasksListed = (sentences: Sentence[]) =>
+  goingOnAfter(sentences, (sentence) => statesTasks(ended(sentence.said)));
 
 /** A citation of a source's sentences from `first` to `last`, quoting `quoted` verbatim. */
 const citationOf = (first: Sentence, last: Sentence, quoted: Sentence[]): Citation => ({

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { turnsVtt } from '../../../test/helpers/library.ts';
 import { requester } from '../../../test/helpers/requests.ts';
 import { NOT_FOUND_ANSWER } from './engine.ts';
 import { answersFromScope } from './qa.ts';
@@ -15,24 +16,21 @@ const SHOWROOM = [
   '[00:00:40] Tom: Then I order the grey tiles today and book the tiler for Friday.',
 ].join('\n');
 
-/** Thirty turns, twenty seconds apart: the agenda first, the talk, the closing tasks last. */
-const PLANNING = [
-  'Maria: Morning. Today we go through the hiring plan, the office move and the budget for the spring.',
-  ...Array.from(
-    { length: 25 },
-    (_, at) =>
-      `${at % 2 ? 'Tom' : 'Maria'}: Point ${at + 1} of the review: the numbers for line ${at + 1} look as planned, nothing to change there.`,
-  ),
-  'Tom: So, to close: Lena sends the notes to everyone tonight.',
-  'Maria: And I book the room for the offsite in March.',
-  'Tom: We meet again on Monday at ten.',
-  'Maria: Good, see you Monday.',
-]
-  .map(
-    (line, at) =>
-      `[00:${String(Math.floor((at * 20) / 60)).padStart(2, '0')}:${String((at * 20) % 60).padStart(2, '0')}] ${line}`,
-  )
-  .join('\n');
+/** Thirty turns, twenty seconds each: the agenda first, the talk, the closing tasks last. */
+const PLANNING = turnsVtt(
+  [
+    ['Maria', 'Morning. Today we go through the hiring plan, the office move and the budget for the spring.'],
+    ...Array.from({ length: 25 }, (_, at): [string, string] => [
+      at % 2 ? 'Tom' : 'Maria',
+      `Point ${at + 1} of the review: the numbers for line ${at + 1} look as planned, nothing to change there.`,
+    ]),
+    ['Tom', 'So, to close: Lena sends the notes to everyone tonight.'],
+    ['Maria', 'And I book the room for the offsite in March.'],
+    ['Tom', 'We meet again on Monday at ten.'],
+    ['Maria', 'Good, see you Monday.'],
+  ],
+  20,
+);
 
 /**
  * Whether a narrowed scope answers: it must suit the question about as well as the organization's

@@ -194,10 +194,9 @@ const LABEL_OPENERS = 'so|and|okay|ok|well|then|now|right|good|fine|great|sure|f
  * challenging" says something, and is reported as said).
  */
 const NO_CLAUSE = String.raw`(?![^.?!:]*\b(?:i|you|we|they|he|she|it|is|are|was|were|am)\b)`;
-const LABEL_OPENING = new RegExp(
-  `^\\W*(?:(?:${LABEL_OPENERS})\\b[,.!\\s]*)*${NO_CLAUSE}\\p{L}[^.?!:]{0,40}:\\s`,
-  'iu',
-);
+/** The start of a sentence up to its label, past the words a label may follow. */
+const BEFORE_LABEL = String.raw`^\W*(?:(?:${LABEL_OPENERS})\b[,.!\s]*)*`;
+const LABEL_OPENING = new RegExp(`${BEFORE_LABEL}${NO_CLAUSE}\\p{L}[^.?!:]{0,40}:\\s`, 'iu');
 
 /**
  * A label said as a sentence of its own ("Actions. I write up the findings…", "Fine. Actions
@@ -225,11 +224,10 @@ const withLabel = (said: string) =>
  */
 export const statesLabel = (said: string) => LABEL_OPENING.test(withLabel(said));
 
+/** How tasks are labelled: "Actions", "Next steps", "To-dos". */
+const TASK_LABELS = 'actions?|action items|next steps|to-?dos|tasks|follow-?ups';
 /** A label of tasks: "Actions: …", "Next steps, then: …" (after `withLabel`). */
-const TASK_LABEL = new RegExp(
-  `^\\W*(?:(?:${LABEL_OPENERS})\\b[,.!\\s]*)*(?:actions?|action items|next steps|to-?dos|tasks|follow-?ups)(?:,? then)?:\\s`,
-  'iu',
-);
+const TASK_LABEL = new RegExp(`${BEFORE_LABEL}(?:${TASK_LABELS})(?:,? then)?:\\s`, 'iu');
 
 /**
  * Whether a sentence lists tasks after their label ("Actions: Maya gets back to Sam by February
@@ -386,14 +384,13 @@ export function introduced(
   const { lowerCase = () => false, isName = () => true } = words;
   // "But…" opens what goes against something the answer does not quote.
   const body = withoutOpeners(sentence, TURN_OPENERS).replace(/^but,?\s+(?=\S)/i, '') || sentence;
-  const capitalised = body.charAt(0).toUpperCase() + body.slice(1);
   // What opens with a question asks it, whatever follows: "Was that okay? Because…" was not said
   // "said was that okay?". "Asked" says it is a question: its label goes ("Open question from
   // me: what happens…?" → "Tom asked: What happens…?", not "asked: Open question from them: …").
-  if (/^[^.?!]*\?["')]?(?:\s|$)/.test(body)) {
-    const asked = body.replace(QUESTION_LABEL, '');
-    return `${speaker} asked: ${asked.charAt(0).toUpperCase()}${asked.slice(1)}`;
-  }
+  const asks = /^[^.?!]*\?["')]?(?:\s|$)/.test(body);
+  const stated = asks ? body.replace(QUESTION_LABEL, '') : body;
+  const capitalised = stated.charAt(0).toUpperCase() + stated.slice(1);
+  if (asks) return `${speaker} asked: ${capitalised}`;
   // A sentence that opens with its own label ("Root cause, then: …") is reported after a colon; a
   // label states, whatever the question asked them to think: not "Daniel thought: Decision, then: …".
   if (LABEL_OPENING.test(capitalised)) return `${speaker} said: ${capitalised}`;
