@@ -184,6 +184,9 @@ describe('the seeded demo, on first contact', () => {
     // nothing of its shipping ("Daniel owns the search v2 release…") are cited, not quoted between.
     const lead = result.citations[0];
     expect(lead?.quote).toMatch(/^Good\. So, decision: search v2 ships behind a feature flag on January 30/);
+    // Maya's turn ends by handing the floor to Daniel; his reply has no room, so neither has her question.
+    expect(lead?.quote).not.toContain('realistic');
+    expect(result.answer).not.toContain('Daniel, is that realistic?');
     expect(result.answer).toContain(
       `[${lead?.source}] On January 12, Maya Chen said search v2 moves to February 13`,
     );

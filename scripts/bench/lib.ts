@@ -72,6 +72,11 @@ export type Child = { name: string; process: ChildProcess; exited: Promise<void>
 let interrupted = false;
 let running: AutocannonInstance | undefined;
 
+/** Throws once a SIGINT or SIGTERM has come: a loop calls it between steps, so the run stops and cleans up. */
+export function stopIfInterrupted() {
+  if (interrupted) throw new Error('interrupted');
+}
+
 /** A Ctrl-C stops the load and lets the caller's `finally` clean up, once. */
 export function stopOnSignals() {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -155,7 +160,7 @@ export function hasExited(child: Child) {
 export async function waitForHealth(child: Child, url: string) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (interrupted) throw new Error('interrupted');
+    stopIfInterrupted();
     if (hasExited(child)) {
       throw new Error(`${child.name} exited before it was ready. Its last output:\n${child.output().trim()}`);
     }

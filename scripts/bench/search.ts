@@ -25,6 +25,7 @@ import {
   runBenchmark,
   signUp,
   startService,
+  stopIfInterrupted,
   upsertSection,
 } from './lib.ts';
 
@@ -46,13 +47,6 @@ const PARALLEL_WRITES = 6;
 const PAGE = { page: 1, limit: 20 } as const;
 const TARGET_P95_MS = 50;
 const TARGET_RATIO = 1.5;
-
-/** Set on Ctrl-C (lib.ts's handler does the cleaning up): the loading and timing loops stop. */
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (interrupted = true));
-const stopIfInterrupted = () => {
-  if (interrupted) throw new Error('interrupted');
-};
 
 /** What people ask of meetings (keywords of QMSum's own questions), in every form the syntax has. */
 const QUERIES = [

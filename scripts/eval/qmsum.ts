@@ -14,6 +14,7 @@ import {
   runBenchmark,
   signUp,
   startService,
+  stopIfInterrupted,
   upsertSection,
 } from '../bench/lib.ts';
 import {
@@ -158,7 +159,10 @@ async function inParallel<T>(items: T[], work: (item: T) => Promise<void>) {
   let next = 0;
   await Promise.all(
     Array.from({ length: PARALLEL }, async () => {
-      while (next < items.length) await work(items[next++] as T);
+      while (next < items.length) {
+        stopIfInterrupted();
+        await work(items[next++] as T);
+      }
     }),
   );
 }

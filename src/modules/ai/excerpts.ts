@@ -95,8 +95,21 @@ export function excerpt(
     taken.push(sentence);
     words += sentence.words;
   }
+  // A question that hands the floor on ("Daniel, is that realistic?", "Who would like to go
+  // first?") and says nothing asked about is left out when the excerpt ends on it: its reply had
+  // no room. A longer question says what was asked in the meeting, and stays.
+  while (taken.length > 1 && handsOn(taken.at(-1) as Sentence) && relevance(taken.at(-1) as Sentence) === 0)
+    taken.pop();
   return taken;
 }
+
+/** Someone addressed by name, then asked: "Daniel, is that realistic?". */
+const ADDRESSED =
+  /^\p{Lu}\p{L}*,\s+(?:is|are|was|were|can|could|do|does|did|will|would|should|have|has|what|how|when|who|why|any)\b/u;
+/** A question this short asks for a turn, not about a matter ("Did any Member object?"). */
+const HANDING_ON_WORDS = 6;
+const handsOn = (sentence: Sentence) =>
+  asks(sentence.text) && (sentence.words <= HANDING_ON_WORDS || ADDRESSED.test(sentence.said));
 
 /** The first of the sentences `score` ranks highest. */
 const firstOfBest = (sentences: Sentence[], score: (sentence: Sentence) => number) =>

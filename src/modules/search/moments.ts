@@ -1,8 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prefixLexeme, type Term } from './query.ts';
-import { loadTurns, mergedRanges } from './stretch-retrieval.ts';
 import { EVEN_NEIGHBOURS, rankStretches, STRETCH_DEFAULTS, type TermTurn } from './stretches.ts';
+import { loadTurns, mergedRanges } from './transcript-turns.ts';
 
 /** Moments a video result shows, at most. */
 const MOMENTS_PER_VIDEO = 3;

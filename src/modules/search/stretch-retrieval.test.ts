@@ -3,7 +3,8 @@ import type { QmsumQuestion } from '../../../scripts/seed/qmsum.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
-import { loadTurns, retrieveStretches } from './stretch-retrieval.ts';
+import { retrieveStretches } from './stretch-retrieval.ts';
+import { loadTurns } from './transcript-turns.ts';
 
 const NOTHING = { stretches: [], coverage: 0, judgement: null, unsaid: [] };
 

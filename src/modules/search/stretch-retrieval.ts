@@ -11,6 +11,7 @@ import {
 import {
   answerKind,
   cueWords,
+  focusWordsOf,
   framingWordsOf,
   idf,
   questionWeights,
@@ -20,6 +21,7 @@ import {
 import { type RetrievalScope, retrieveChunks, videoScopeConditions } from './retrieval.ts';
 import { namesAbsentSpeakers, scopeEvidence } from './scope-evidence.ts';
 import { type RankedStretch, rankStretches, type TermTurn } from './stretches.ts';
+import { loadTurns, type Meeting, mergedRanges, type StretchTurn } from './transcript-turns.ts';
 
 /**
  * The stretches of transcripts (a few turns each) that answer a question, for the AI layer to
@@ -33,12 +35,8 @@ const WHOLE_SCOPE_VIDEOS = 20;
 const WHOLE_SCOPE_TURNS = 6_000;
 /** Passages whose turns are ranked in a larger scope. */
 const CANDIDATE_PASSAGES = 10;
-/** Turns read on either side of a candidate passage, so that a stretch may reach past its edge. */
-const PASSAGE_MARGIN = 2;
 /** A word in more passages than this share of the organization is common: its idf is that of the cap. */
 const COMMON_SHARE = 0.2;
-
-export type StretchTurn = { index: number; start: number; end: number; speaker: string | null; text: string };
 
 export type RetrievedStretch = {
   videoId: string;
@@ -109,6 +107,8 @@ type TypedWord = { word: string; lexeme: string };
 type Analysis = {
   lexemes: string[];
   framing: string[];
+  /** The stemmed words the question names as its matter ("about the buttons"). */
+  focus: string[];
   organizationIdf: Record<string, number>;
   /** Words of the question that no transcript, speaker, title or description of the organizations says. */
   unsaid: TypedWord[];
@@ -166,9 +166,10 @@ async function analyse(
             and v.search @@ quote_literal(t.lexeme)::tsquery)
       ), '[]') as unsaid,
       array(select unnest(tsvector_to_array(to_tsvector('english', ${framingWordsOf(question)})))) as framing,
+      array(select unnest(tsvector_to_array(to_tsvector('english', ${focusWordsOf(question)})))) as focus,
       coalesce((select json_object_agg(lexeme, ln(1 + (n - holding + 0.5) / (holding + 0.5))) from counted), '{}')
         as "organizationIdf"`);
-  return rows[0] ?? { lexemes: [], framing: [], organizationIdf: {}, unsaid: [] };
+  return rows[0] ?? { lexemes: [], framing: [], focus: [], organizationIdf: {}, unsaid: [] };
 }
 
 /** The videos of a scope small enough to read whole, or null when it is larger. */
@@ -180,116 +181,6 @@ async function wholeScope(db: Db, scope: RetrievalScope): Promise<string[] | nul
   if (rows.length > WHOLE_SCOPE_VIDEOS) return null;
   const turns = rows.reduce((sum, row) => sum + row.turns, 0);
   return turns <= WHOLE_SCOPE_TURNS ? rows.map((row) => row.id) : null;
-}
-
-/** A letter or digit: what the index's `simple` half makes words of. */
-const WORD_CHARACTER = /[\p{L}\p{N}]/u;
-
-/**
- * How many words as written start with each prefix, counted in the turn's text (lower case, a
- * word starting after anything but a letter or digit), as the index's `simple` half holds them.
- * Reading them from the stored vector meant unnesting every lexeme of every turn that says a
- * word of the query (about 6 ms of a search at 1,000 meetings); the text is read anyway.
- */
-function prefixCounts(text: string, prefixes: string[]): Map<string, number> {
-  const lower = text.toLowerCase();
-  const counts = new Map<string, number>();
-  for (const prefix of prefixes) {
-    let n = 0;
-    for (let at = lower.indexOf(prefix); at !== -1; at = lower.indexOf(prefix, at + 1))
-      if (at === 0 || !WORD_CHARACTER.test(lower.charAt(at - 1))) n++;
-    if (n > 0) counts.set(prefix, n);
-  }
-  return counts;
-}
-
-type TurnRow = StretchTurn & {
-  videoId: string;
-  videoTitle: string;
-  recordedAt: string | Date;
-  terms: Record<string, number> | null;
-};
-
-/** What a stretch says of its meeting. */
-type Meeting = { title: string; recordedAt: Date };
-
-/**
- * Turns in transcript order, each with how often it says each of the question's words (stemmed
- * as the index stems them) and, for a prefix, the words as written that start with it (a turn
- * holding none is not read again). With `speakerIds`, only those speakers' turns count words.
- * The counts come from the turn's stored vector, whose stemmed half weighs C and whose words as
- * written weigh D (`kh_turn_vector`, migration 0019): the question's lexemes are picked out by
- * re-weighing them A, without stemming the text again or unnesting the whole vector; a prefix's
- * words are counted from the text (prefixCounts).
- */
-export async function loadTurns(
-  db: Db,
-  lexemes: string[],
-  ranges: TurnRange[],
-  { prefixes = [], speakerIds = null }: { prefixes?: string[]; speakerIds?: string[] | null } = {},
-) {
-  // The probe is materialized: inlined, its tsquery was built again for every turn read (a
-  // page of moments reads about 1,500 turns; 22 → 7 ms at 1,000 meetings).
-  const { rows } = await db.execute<TurnRow>(sql`
-    with probe as materialized (
-      select to_tsquery('simple', coalesce(concat_ws(' | ',
-        (select string_agg(quote_literal(l), ' | ') from unnest(${sql.param(lexemes)}::text[]) l),
-        (select string_agg(quote_literal(p) || ':*', ' | ') from unnest(${sql.param(prefixes)}::text[]) p)), '')) as query
-    )
-    select s.video_id as "videoId", v.title as "videoTitle",
-      coalesce(v.recorded_at, v.created_at) as "recordedAt", s.index, s.start_seconds as start,
-      s.end_seconds as "end", coalesce(sp.name, s.speaker_label) as speaker, s.text,
-      case when s.search @@ probe.query
-        ${speakerIds ? sql`and s.speaker_id = any(${sql.param(speakerIds)}::uuid[])` : sql``} then (
-        select coalesce(json_object_agg(t.lexeme, cardinality(t.positions)), '{}')
-        from unnest(ts_filter(setweight(ts_filter(s.search, '{c}'), 'a', ${sql.param(lexemes)}::text[]), '{a}')) t
-      ) end as terms
-    from unnest(${sql.param(ranges.map((range) => range.videoId))}::uuid[],
-      ${sql.param(ranges.map((range) => range.first))}::int[],
-      ${sql.param(ranges.map((range) => range.last))}::int[]) as r(video_id, first_index, last_index)
-    -- Each range read as a range of the (video, index) key: flattened into a join, the planner
-    -- reads every turn of the video and filters (offset 0 keeps it from flattening).
-    cross join lateral (
-      select * from transcript_segments s
-      where s.video_id = r.video_id and s.index between r.first_index and r.last_index offset 0
-    ) s
-    join videos v on v.id = s.video_id
-    left join speakers sp on sp.id = s.speaker_id
-    cross join probe
-    order by s.video_id, s.index`);
-  const turns: TermTurn[] = rows.map(({ videoTitle: _title, recordedAt: _at, terms, ...row }) => {
-    const counts = new Map(Object.entries(terms ?? {}).map(([term, n]) => [term, Number(n)]));
-    if (terms && prefixes.length > 0)
-      for (const [prefix, n] of prefixCounts(row.text, prefixes)) counts.set(prefix, n);
-    return { ...row, terms: counts, length: row.text.split(/\s+/).filter(Boolean).length };
-  });
-  const meetings = new Map<string, Meeting>(
-    rows.map((row) => [row.videoId, { title: row.videoTitle, recordedAt: new Date(row.recordedAt) }]),
-  );
-  return { turns, meetings };
-}
-
-export type TurnRange = { videoId: string; first: number; last: number };
-
-/** Passages' turns with a margin on either side, overlapping ranges merged so that each turn is read once. */
-export function mergedRanges(
-  passages: Array<{ videoId: string; firstSegmentIndex: number; lastSegmentIndex: number }>,
-) {
-  const sorted = passages
-    .map((passage) => ({
-      videoId: passage.videoId,
-      first: Math.max(0, passage.firstSegmentIndex - PASSAGE_MARGIN),
-      last: passage.lastSegmentIndex + PASSAGE_MARGIN,
-    }))
-    .sort((a, b) => a.videoId.localeCompare(b.videoId) || a.first - b.first);
-  const merged: TurnRange[] = [];
-  for (const range of sorted) {
-    const previous = merged.at(-1);
-    if (previous && previous.videoId === range.videoId && range.first <= previous.last + 1)
-      previous.last = Math.max(previous.last, range.last);
-    else merged.push({ ...range });
-  }
-  return merged;
 }
 
 /** The speakers of the turns, with their names' stemmed words. */
@@ -401,6 +292,7 @@ export async function retrieveStretches(
     question,
     lexemes: analysis.lexemes,
     framing,
+    focus: new Set(analysis.focus),
     speakers,
     idf: whole ? turnIdf(turns) : organizationIdf,
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerKind, asksQuestion, questionWeights } from './question-terms.ts';
+import { answerKind, asksQuestion, focusWordsOf, questionWeights } from './question-terms.ts';
 import { rankStretches, STRETCH_DEFAULTS, turnScores } from './stretches.ts';
 import { termTurnsOf } from './turns-test-support.ts';
 
@@ -172,5 +172,56 @@ describe('asksQuestion', () => {
       expect(asksQuestion(question), question).toBe(true);
     for (const words of ['feature flag', '"launch date" -draft', 'whatever', 'howl OR bark'])
       expect(asksQuestion(words), words).toBe(false);
+  });
+});
+
+describe('the matter a question names after "about"', () => {
+  it('is read from the words after "about", "regarding" or "concerning", up to three', () => {
+    expect(
+      focusWordsOf('What did the group discuss about the buttons when talking about the functions?'),
+    ).toBe('buttons when talking');
+    expect(focusWordsOf('Summarize the discussion regarding an LCD screen.')).toBe('LCD screen');
+    expect(focusWordsOf('What did Maya decide?')).toBe('');
+  });
+
+  it("weighs the question's other words half, so a turn on the matter ranks above one on the rest", () => {
+    const weigh = (focus: string[]) =>
+      questionWeights({
+        question: 'What did the group discuss about the buttons when talking about the functions?',
+        lexemes: ['button', 'function'],
+        framing: new Set(),
+        focus: new Set(focus),
+        speakers: [],
+        idf: () => 1,
+      });
+    const turns = termTurnsOf(['hello', 'then the button', 'and so', 'the function list', 'done']);
+    const even = weigh([]);
+    expect(even.weights).toEqual(
+      new Map([
+        ['button', 1],
+        ['function', 1],
+      ]),
+    );
+    // Alike in their words, the later turn wins by the one raising the buttons before it.
+    expect(rankStretches(turns, even, 1)[0]?.bestIndex).toBe(3);
+    const onButtons = weigh(['button', 'talk']);
+    expect(onButtons.weights).toEqual(
+      new Map([
+        ['button', 1],
+        ['function', 0.5],
+      ]),
+    );
+    expect(rankStretches(turns, onButtons, 1)[0]?.bestIndex).toBe(1);
+    // The words its kind adds keep their weight beside the matter: "decision" is not made lighter.
+    const decide = questionWeights({
+      question: 'What did we decide about the onboarding checklist?',
+      lexemes: ['decid', 'onboard', 'checklist'],
+      framing: new Set(),
+      focus: new Set(['onboard', 'checklist']),
+      speakers: [],
+      idf: () => 1,
+    });
+    expect(decide.weights.get('checklist')).toBe(1);
+    expect(decide.weights.get('decis')).toBe(1);
   });
 });
