@@ -82,7 +82,7 @@ const plain = {
   speakerBoost: 1,
   b: 0.75,
 };
-/** How a step reads the question: its words alone, as question-terms.ts weighs them, and with its matter heavier. */
+/** How a step reads the question: its words alone, as question-terms.ts weighs them, and with its matter (focusWordsOf). */
 type Reading = 'words' | 'question' | 'matter';
 const steps: Array<[string, typeof STRETCH_DEFAULTS, Reading]> = [
   ['BM25 over single turns (k1 1.2, b 0.75)', plain, 'words'],

@@ -44,12 +44,12 @@ export const FRAMING_WEIGHT = 0.2;
 /** The words a question names as its matter: up to three after "about", "regarding" or "concerning". */
 const FOCUS = /\b(?:about|regarding|concerning)\s+(?:(?:the|a|an)\s+)?((?:[\p{L}\p{N}'’-]+\s*){1,3})/iu;
 /**
- * How many times lighter the question's other content words are when it names its matter so:
- * "What did the group discuss about the buttons when talking about the functions?" is answered
- * where the buttons are discussed (QMSum, in process: 0.828 → 0.836). The matter is not made
- * heavier instead: the words a question's kind adds ("decision") would weigh less beside it.
+ * What the question's other content words weigh when it names its matter so: "What did the group
+ * discuss about the buttons when talking about the functions?" is answered where the buttons are
+ * discussed (QMSum, in process: 0.828 → 0.836). The matter is not made heavier instead: the words
+ * a question's kind adds ("decision") would weigh less beside it.
  */
-const FOCUS_WEIGHT = 2;
+const BESIDE_FOCUS_WEIGHT = 0.5;
 /** The words (to be stemmed) a question names as what it is about, or "" when it names none so. */
 export const focusWordsOf = (question: string) => question.match(FOCUS)?.[1]?.trim() ?? '';
 /**
@@ -281,7 +281,7 @@ export function questionWeights(input: {
   for (const lexeme of asked) {
     let weight = input.idf(lexeme);
     if (framing.has(lexeme)) weight *= FRAMING_WEIGHT;
-    if (input.focus?.size && !input.focus.has(lexeme) && !framing.has(lexeme)) weight /= FOCUS_WEIGHT;
+    if (input.focus?.size && !input.focus.has(lexeme) && !framing.has(lexeme)) weight *= BESIDE_FOCUS_WEIGHT;
     if (speakerWords.has(lexeme)) weight *= SPEAKER_WORD_WEIGHT;
     weights.set(lexeme, weight);
   }
