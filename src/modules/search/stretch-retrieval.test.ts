@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { QmsumQuestion } from '../../../scripts/seed/qmsum.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { turnsVtt } from '../../../test/helpers/library.ts';
 import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
 import { retrieveStretches } from './stretch-retrieval.ts';
 import { loadTurns } from './transcript-turns.ts';
@@ -140,6 +141,33 @@ describe('retrieveStretches', () => {
     expect(await retrieveStretches(ctx().database.db, 'panther', { ...scope, videoIds: [] })).toStrictEqual(
       NOTHING,
     );
+  });
+
+  it('centres the first stretch where the matter a question names after "about" is said', async () => {
+    const said: Array<[string, string]> = Array.from({ length: 50 }, (_, at) => [
+      at % 2 ? 'Ben' : 'Ann',
+      `Point ${at + 1}: nothing to add there.`,
+    ]);
+    said[5] = ['Ann', 'The kestrel camera, and the kestrel nest.'];
+    said[40] = ['Ben', 'The osprey camera goes up on Monday, before the season starts.'];
+    const created = await ctx().app.inject({
+      method: 'POST',
+      url: '/videos',
+      headers: owner.headers,
+      payload: {
+        organizationId: owner.organizationId,
+        title: 'Birds',
+        duration: '8:20',
+        transcript: turnsVtt(said),
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const scope = { organizationIds: [owner.organizationId], videoIds: [created.json().id as string] };
+    const first = async (question: string) =>
+      (await retrieveStretches(ctx().database.db, question, scope)).stretches[0]?.bestSegmentIndex;
+    // As words, the turn saying "kestrel" twice leads; asked about the osprey, the osprey's turn does.
+    expect(await first('What did we say of the osprey and the kestrel?')).toBe(5);
+    expect(await first('What did we say about the osprey when talking about the kestrel?')).toBe(40);
   });
 
   it("counts each turn's words from its stored vector: stemmed words once, a prefix over the words as written", async () => {
