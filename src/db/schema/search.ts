@@ -60,7 +60,10 @@ export const transcriptChunks = pgTable(
 /**
  * How often each stemmed word (PostgreSQL's english configuration, stop words left out) is said
  * in a video's transcript: what a meeting as a whole is about, for ranking meetings by how likely
- * a question is to be about them (video-terms.ts). Recounted whenever the transcript is stored.
+ * a question is to be about them (video-terms.ts). And in how many of the video's passages the
+ * word stands, speakers' names included: summed over a scope, how many passages hold a word (its
+ * idf) without reading them. A name said by no one has a row with no occurrences. Recounted
+ * whenever the transcript or its passages are stored.
  */
 export const videoTerms = pgTable(
   'video_terms',
@@ -71,19 +74,26 @@ export const videoTerms = pgTable(
     organizationId: uuid('organization_id').notNull(),
     lexeme: text('lexeme').notNull(),
     occurrences: integer('occurrences').notNull(),
+    passages: integer('passages').notNull().default(0),
   },
   (table) => [
     primaryKey({ columns: [table.videoId, table.lexeme] }),
-    // A question's words over the whole organization: how often the organization says each, read
-    // from the index alone (the count is its last column).
-    index('video_terms_organization_lexeme_idx').on(table.organizationId, table.lexeme, table.occurrences),
+    // A question's words over the whole organization: how often the organization says each and
+    // in how many passages, per video, read from the index alone.
+    index('video_terms_organization_lexeme_idx').on(
+      table.organizationId,
+      table.lexeme,
+      table.occurrences,
+      table.videoId,
+      table.passages,
+    ),
   ],
 );
 
 /**
  * A video's transcript in all, for every video with passages: how many words of `video_terms` it
- * says (its length, stop words left out) and how many passages it was cut into — summed over an
- * organization, the counts ranking needs without reading every passage.
+ * says (its length, stop words left out), how many passages it was cut into and how many words
+ * those hold — summed over an organization, the counts ranking needs without reading every passage.
  */
 export const videoTermTotals = pgTable(
   'video_term_totals',
@@ -94,6 +104,7 @@ export const videoTermTotals = pgTable(
     organizationId: uuid('organization_id').notNull(),
     occurrences: integer('occurrences').notNull(),
     passages: integer('passages').notNull(),
+    passageWords: integer('passage_words').notNull().default(0),
   },
   (table) => [index('video_term_totals_organization_id_idx').on(table.organizationId)],
 );

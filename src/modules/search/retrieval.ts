@@ -83,23 +83,23 @@ function lexicalRanking(question: string, scope: RetrievalScope): SQL {
       select lexeme, quote_literal(lexeme)::tsquery as query
       from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme
     ),
-    scoped as materialized (
-      select c.id, c.word_count
-      from transcript_chunks c join videos v on v.id = c.video_id
-      where ${scopeConditions(scope)}
+    scope_videos as materialized (select v.id from videos v where ${videoScopeConditions(scope)}),
+    -- The scope's passages and their words, from each video's counts (video-terms.ts), not read.
+    totals as (
+      select coalesce(sum(t.passages), 0)::float8 as n,
+        greatest(sum(t.passage_words)::float8 / nullif(sum(t.passages), 0), 1) as average_words
+      from video_term_totals t join scope_videos s on s.id = t.video_id
     ),
-    totals as (select count(*)::float8 as n, greatest(avg(word_count), 1) as average_words from scoped),
-    -- How many passages hold each word, counted from the index, up to the point where the word
-    -- is too common to matter (its idf is then that of the cap).
+    -- How many passages hold each word, up to the point where the word is too common to matter
+    -- (its idf is then that of the cap).
     counted as (
-      select t.lexeme, t.query, df.n as holding, df.n >= totals.n * ${sql.raw(String(COMMON_SHARE))} as common
+      select t.lexeme, t.query, least(df.n, greatest(ceil(totals.n * ${sql.raw(String(COMMON_SHARE))}), 1)) as holding,
+        df.n >= totals.n * ${sql.raw(String(COMMON_SHARE))} as common
       from terms t cross join totals
       cross join lateral (
-        select count(*)::float8 as n from (
-          select 1 from transcript_chunks c join scoped s on s.id = c.id
-          where c.search @@ t.query
-          limit greatest(ceil(totals.n * ${sql.raw(String(COMMON_SHARE))}), 1)
-        ) capped
+        select coalesce(sum(p.passages), 0)::float8 as n
+        from video_terms p join scope_videos s on s.id = p.video_id
+        where p.organization_id = any(${sql.param(scope.organizationIds)}::uuid[]) and p.lexeme = t.lexeme
       ) df
       where df.n > 0
     ),
@@ -114,7 +114,7 @@ function lexicalRanking(question: string, scope: RetrievalScope): SQL {
       from weights w
       cross join totals
       join transcript_chunks c on c.search @@ w.query
-      join scoped s on s.id = c.id
+      join scope_videos s on s.id = c.video_id
       where not w.common or totals.n <= ${SMALL_SCOPE} or not exists (select 1 from weights where not common)
       group by c.id
       order by score desc
@@ -208,16 +208,17 @@ async function fusedChunks(
     with ${lexicalRanking(question, scope)},
     probe as (select ${vectorParam(queryEmbedding.vector)}::real[] as v),
     pool as (
-      select s.id from scoped s cross join totals where totals.n <= ${SMALL_SCOPE}
+      select c.id from transcript_chunks c join scope_videos s on s.id = c.video_id cross join totals
+      where totals.n <= ${SMALL_SCOPE}
       union
       select id from ranked
       union
-      (select s.id
-        from scoped s cross join totals
-        join chunk_embeddings e on e.chunk_id = s.id and e.model = ${model}
+      (select c.id
+        from transcript_chunks c join scope_videos s on s.id = c.video_id cross join totals
+        join chunk_embeddings e on e.chunk_id = c.id and e.model = ${model}
         join videos v on v.id = e.video_id
         where totals.n > ${SMALL_SCOPE}
-        order by coalesce(v.recorded_at, v.created_at) desc, s.id desc
+        order by coalesce(v.recorded_at, v.created_at) desc, c.id desc
         limit ${VECTOR_RECENT})
     ),
     nearest as (

@@ -130,22 +130,19 @@ async function analyse(
       select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme
     ),
     asked as (
-      select lexeme, quote_literal(lexeme)::tsquery as query
-      from (select lexeme from question union select unnest(${sql.param(cues)}::text[])) as words
+      select lexeme from question union select unnest(${sql.param(cues)}::text[])
     ),
     total as (
       select greatest(sum(passages), 1)::float8 as n from video_term_totals
       where organization_id = any(${sql.param(organizationIds)}::uuid[])
     ),
+    -- How many passages hold each word, from each video's counts (video-terms.ts).
     counted as (
       select a.lexeme, least(held.n, ceil(total.n * ${sql.raw(String(COMMON_SHARE))})) as holding, total.n
       from asked a cross join total
       cross join lateral (
-        select count(*)::float8 as n from (
-          select 1 from transcript_chunks c
-          where c.organization_id = any(${sql.param(organizationIds)}::uuid[]) and c.search @@ a.query
-          limit ceil(total.n * ${sql.raw(String(COMMON_SHARE))})
-        ) capped
+        select coalesce(sum(t.passages), 0)::float8 as n from video_terms t
+        where t.organization_id = any(${sql.param(organizationIds)}::uuid[]) and t.lexeme = a.lexeme
       ) held
     ),
     typed as (

@@ -28,24 +28,34 @@ describe('video terms: what a meeting says as a whole', () => {
     expect(response.statusCode, response.body).toBe(201);
     return response.json().id as string;
   };
+  /** Each stemmed word's occurrences and passages, and the video's totals. */
   const termsOf = async (videoId: string) => {
-    const { rows } = await ctx().database.db.execute<{ lexeme: string; occurrences: number }>(
-      sql`select lexeme, occurrences from video_terms where video_id = ${videoId} order by lexeme`,
+    const { rows } = await ctx().database.db.execute<{
+      lexeme: string;
+      occurrences: number;
+      passages: number;
+    }>(
+      sql`select lexeme, occurrences, passages from video_terms where video_id = ${videoId} order by lexeme`,
     );
-    const { rows: totals } = await ctx().database.db.execute<{ occurrences: number; passages: number }>(
-      sql`select occurrences, passages from video_term_totals where video_id = ${videoId}`,
+    const { rows: totals } = await ctx().database.db.execute<{
+      occurrences: number;
+      passages: number;
+      passageWords: number;
+    }>(
+      sql`select occurrences, passages, passage_words as "passageWords" from video_term_totals where video_id = ${videoId}`,
     );
     return {
-      terms: Object.fromEntries(rows.map((row) => [row.lexeme, row.occurrences])),
+      terms: Object.fromEntries(rows.map((row) => [row.lexeme, [row.occurrences, row.passages]])),
       totals: totals[0],
     };
   };
 
-  it('counts the stemmed words (no stop words, no speaker names) and the passages, and recounts a new transcript', async () => {
+  it('counts the stemmed words said (no stop words) and the passages holding each (speakers’ names too), and recounts a new transcript', async () => {
     const id = await store('Walrus watch', vtt('The walrus is running.', 'Walruses run; the walrus rests.'));
     expect(await termsOf(id)).toStrictEqual({
-      terms: { rest: 1, run: 2, walrus: 3 },
-      totals: { occurrences: 6, passages: 1 },
+      // Ann is named in the passage ("Ann: The walrus is running. …"), never said.
+      terms: { ann: [0, 1], rest: [1, 1], run: [2, 1], walrus: [3, 1] },
+      totals: { occurrences: 6, passages: 1, passageWords: 9 },
     });
 
     const replaced = await ctx().app.inject({
@@ -56,8 +66,8 @@ describe('video terms: what a meeting says as a whole', () => {
     });
     expect(replaced.statusCode, replaced.body).toBe(200);
     expect(await termsOf(id)).toStrictEqual({
-      terms: { budget: 2, forecast: 1 },
-      totals: { occurrences: 3, passages: 1 },
+      terms: { ann: [0, 1], budget: [2, 1], forecast: [1, 1] },
+      totals: { occurrences: 3, passages: 1, passageWords: 5 },
     });
 
     const removed = await ctx().app.inject({
@@ -68,6 +78,43 @@ describe('video terms: what a meeting says as a whole', () => {
     });
     expect(removed.statusCode, removed.body).toBe(200);
     expect(await termsOf(id)).toStrictEqual({ terms: {}, totals: undefined });
+  });
+
+  it('counts, summed over the videos, as many passages holding a word as the index finds, and again after a speaker is renamed', async () => {
+    const long = (word: string) => `${Array.from({ length: 170 }, () => word).join(' ')}.`;
+    const id = await store(
+      'Heron log',
+      vtt(long('heron'), 'The heron count.', long('marsh'), 'Marsh and heron.'),
+    );
+    const compare = async () => {
+      const { rows } = await ctx().database.db.execute<{
+        lexeme: string;
+        counted: number;
+        indexed: number;
+      }>(sql`
+        select t.lexeme, t.passages as counted,
+          (select count(*) from transcript_chunks c where c.video_id = t.video_id and c.search @@ quote_literal(t.lexeme)::tsquery)::int as indexed
+        from video_terms t where t.video_id = ${id} order by t.lexeme`);
+      return rows;
+    };
+    const before = await compare();
+    expect(before.map((row) => row.lexeme)).toStrictEqual(['ann', 'count', 'heron', 'marsh']);
+    expect(before.find((row) => row.lexeme === 'heron')?.counted).toBeGreaterThan(1);
+    for (const row of before) expect(row.counted, row.lexeme).toBe(row.indexed);
+
+    const { rows: speakers } = await ctx().database.db.execute<{ id: string }>(
+      sql`select id from speakers where organization_id = ${owner.organizationId} and name = 'Ann'`,
+    );
+    const renamed = await ctx().app.inject({
+      method: 'PATCH',
+      url: `/speakers/${speakers[0]?.id}`,
+      headers: owner.headers,
+      payload: { name: 'Beatrix Kiddo' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const after = await compare();
+    expect(after.map((row) => row.lexeme)).toStrictEqual(['beatrix', 'count', 'heron', 'kiddo', 'marsh']);
+    for (const row of after) expect(row.counted, row.lexeme).toBe(row.indexed);
   });
 
   it('ranks the meeting that keeps saying the question’s words likeliest, and one that never does least', async () => {
@@ -113,21 +160,22 @@ describe('video terms: what a meeting says as a whole', () => {
     expect(first?.videoId).toBe(recurring);
   });
 
-  it('counts transcripts stored before the migration as a stored transcript is counted', async () => {
+  it('counts transcripts stored before the migrations as a stored transcript is counted', async () => {
     const counts = async () => {
       const { rows } = await ctx().database.db.execute(sql`
-        select video_id, lexeme, occurrences, null::int as passages from video_terms
-        union all select video_id, '', occurrences, passages from video_term_totals
+        select video_id, lexeme, occurrences, passages, null::int as passage_words from video_terms
+        union all select video_id, '', occurrences, passages, passage_words from video_term_totals
         order by 1, 2`);
       return rows;
     };
     const stored = await counts();
     expect(stored.length).toBeGreaterThan(10);
-    const migration = readFileSync(`${migrationsFolder}/0018_video_terms.sql`, 'utf8');
-    const backfill = migration
-      .split('--> statement-breakpoint')
-      .filter((statement) => /INSERT INTO/.test(statement));
-    expect(backfill).toHaveLength(2);
+    const backfill = ['0018_video_terms.sql', '0023_passage_counts.sql'].flatMap((file) =>
+      readFileSync(`${migrationsFolder}/${file}`, 'utf8')
+        .split('--> statement-breakpoint')
+        .filter((statement) => /^(?:INSERT INTO|UPDATE) /m.test(statement)),
+    );
+    expect(backfill).toHaveLength(4);
     await ctx().database.db.execute(sql`delete from video_terms`);
     await ctx().database.db.execute(sql`delete from video_term_totals`);
     for (const statement of backfill) await ctx().database.db.execute(sql.raw(statement));

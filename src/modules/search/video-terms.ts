@@ -20,24 +20,37 @@ const SMOOTHING_WORDS = 1_000;
 
 /**
  * Counts the words of a video's stored transcript segments and its passages, replacing the counts
- * it had: when a transcript is stored or removed, and by the re-index command. Runs in the caller's
- * transaction, after the segments and passages are written; a video without passages keeps no counts.
- * The words are the stemmed half (weight C) of each segment's stored vector, so nothing is stemmed twice.
+ * it had: when a transcript or its passages are stored or removed, and by the re-index command.
+ * Runs in the caller's transaction, after the segments and passages are written; a video without
+ * passages keeps no totals. The words said are the stemmed half (weight C) of each segment's
+ * stored vector, so nothing is stemmed twice; a passage's words are its text stemmed, speakers'
+ * names included (what its search vector holds, stemmed).
  */
 export async function indexVideoTerms(tx: Tx, video: { id: string; organizationId: string }) {
   await tx.execute(sql`delete from video_terms where video_id = ${video.id}`);
   await tx.execute(sql`delete from video_term_totals where video_id = ${video.id}`);
   await tx.execute(sql`
-    with counted as (
-      insert into video_terms (video_id, organization_id, lexeme, occurrences)
-      select ${video.id}, ${video.organizationId}, t.lexeme, sum(cardinality(t.positions))::int
+    with said as (
+      select t.lexeme, sum(cardinality(t.positions))::int as occurrences
       from transcript_segments s cross join unnest(ts_filter(s.search, '{c}')) t
       where s.video_id = ${video.id}
       group by t.lexeme
+    ),
+    in_passages as (
+      select l.lexeme, count(*)::int as passages
+      from transcript_chunks c cross join unnest(tsvector_to_array(to_tsvector('english', c.text))) as l(lexeme)
+      where c.video_id = ${video.id}
+      group by l.lexeme
+    ),
+    counted as (
+      insert into video_terms (video_id, organization_id, lexeme, occurrences, passages)
+      select ${video.id}, ${video.organizationId}, lexeme, coalesce(s.occurrences, 0), coalesce(p.passages, 0)
+      from said s full join in_passages p using (lexeme)
       returning occurrences
     )
-    insert into video_term_totals (video_id, organization_id, occurrences, passages)
-    select ${video.id}, ${video.organizationId}, coalesce((select sum(occurrences) from counted), 0)::int, count(*)::int
+    insert into video_term_totals (video_id, organization_id, occurrences, passages, passage_words)
+    select ${video.id}, ${video.organizationId}, coalesce((select sum(occurrences) from counted), 0)::int,
+      count(*)::int, coalesce(sum(word_count), 0)::int
     from transcript_chunks where video_id = ${video.id}
     having count(*) > 0`);
 }
@@ -66,7 +79,7 @@ export function meetingLikelihood({
   return sql`likelihood_counts as materialized (
       select t.video_id, w.lexeme, w.factor, t.occurrences::float8 as occurrences
       from (select lexeme, max(factor) as factor from ${words} as listed group by lexeme) w
-      join video_terms t on t.organization_id = any(${organizations}) and t.lexeme = w.lexeme
+      join video_terms t on t.organization_id = any(${organizations}) and t.lexeme = w.lexeme and t.occurrences > 0
     ),
     likelihood_words as materialized (
       select lexeme, factor, sum(occurrences) as occurrences from likelihood_counts group by lexeme, factor

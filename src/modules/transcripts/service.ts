@@ -223,18 +223,19 @@ async function upsertSpeakers(
 
 /**
  * Cuts a video's stored segments into the passages search and the AI layer read, under the
- * speakers' current names: when a transcript is stored, after a speaker is renamed, and by the
- * re-index command.
+ * speakers' current names, and counts their words again (a passage names its speakers): after a
+ * speaker is renamed.
  */
 export async function rebuildChunks(tx: Tx, video: { id: string; organizationId: string }) {
   await holdVideoPassages(tx, video.id);
   await writeChunks(tx, video, buildChunks(await transcriptSegmentsOf(tx, video.id)));
+  await indexVideoTerms(tx, video);
 }
 
 /**
  * Everything derived from a video's stored segments — its passages, its word counts and its
  * speakers' conversation statistics — computed again (the re-index command; transcripts stored
- * before speaker analytics). A rename needs only the passages (rebuildChunks): the words said stay.
+ * before speaker analytics). A rename needs only the passages and their counts (rebuildChunks).
  */
 export async function rebuildDerived(tx: Tx, video: { id: string; organizationId: string }) {
   await holdVideoPassages(tx, video.id);
