@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,13 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import {
-  type AutocannonResult,
   apiFor,
   autocannonVersion,
   embeddedDatabaseUrl,
   hasExited,
   integer,
   log,
+  measure,
   ROOT,
   type Row,
   ratio,
@@ -22,6 +21,7 @@ import {
   runBenchmark,
   signUp,
   startService,
+  stopIfInterrupted,
   table,
   upsertSection,
 } from './lib.ts';
@@ -63,44 +63,20 @@ const count = number('count', 10);
 const concurrency = number('concurrency', 1);
 const output = path.resolve(values.output);
 
-// autocannon ships no types; lib.ts's `measure` only GETs, this is its POST counterpart.
-type Autocannon = (
-  options: Record<string, unknown>,
-  done: (error: Error | null, result: AutocannonResult) => void,
-) => { stop(): void };
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-let interrupted = false;
-let running: { stop(): void } | undefined;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    interrupted = true;
-    running?.stop();
-  });
-}
-const check = () => {
-  if (interrupted) throw new Error('interrupted');
-};
+const settings = { duration, connections, warmup, output };
 
-const load = (url: string, token: string, seconds: number) =>
-  new Promise<AutocannonResult>((resolve, reject) => {
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const body = JSON.stringify({ body: 'Benchmark comment: the rollout order looks right to me.' });
-    const options = { url, connections, duration: seconds, pipelining: 1, method: 'POST', headers, body };
-    running = autocannon(options, (error, result) => {
-      running = undefined;
-      if (error || interrupted) reject(error ?? new Error('interrupted'));
-      else resolve(result);
-    });
-  });
-
-async function measurePost(target: string, url: string, token: string): Promise<Row> {
-  if (warmup > 0) await load(url, token, warmup);
-  log(`${target}: ${connections} connections for ${duration} s`);
-  const { requests, latency, non2xx, errors, timeouts, statusCodeStats } = await load(url, token, duration);
-  const statusCodes = Object.fromEntries(Object.entries(statusCodeStats).map(([code, v]) => [code, v.count]));
-  const row = { target, url, reqPerSec: requests.average, p50: latency.p50, p99: latency.p99 };
-  return { ...row, requests: requests.total, non2xx, errors, timeouts, statusCodes };
-}
+/** `POST /videos/{id}/comments` under load, as `token`: each comment announces an event to every webhook. */
+const measureComments = (target: string, url: string, token: string, run = settings) =>
+  measure(
+    target,
+    url,
+    run,
+    { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    {
+      method: 'POST',
+      body: JSON.stringify({ body: 'Benchmark comment: the rollout order looks right to me.' }),
+    },
+  );
 
 type Arrival = { route: string; eventId: string; objectId: string; at: number; body: string };
 
@@ -139,7 +115,7 @@ async function inParallel(total: number, task: (index: number) => Promise<void>)
   let next = 0;
   const lane = async () => {
     while (next < total) {
-      check();
+      stopIfInterrupted();
       await task(next++);
     }
   };
@@ -172,7 +148,7 @@ await runBenchmark('bench:integrations', async ({ dataDir, children }) => {
     const drain = async () => {
       const started = performance.now();
       while ((await pending()) > 0) {
-        check();
+        stopIfInterrupted();
         if (performance.now() - started > DRAIN_TIMEOUT_MS) throw new Error('deliveries pending after 120 s');
         await sleep(100);
       }
@@ -206,11 +182,24 @@ await runBenchmark('bench:integrations', async ({ dataDir, children }) => {
     const backlog: string[] = [];
     // Warm the service up, then measure in the order A B C C B A, so that a drift of the shared
     // machine during the run weighs the same on each configuration's mean.
-    if (warmup > 0) await load(`${baseUrl}/videos/${none.videoId}/comments`, none.token, 3 * warmup);
+    if (warmup > 0)
+      await measureComments(
+        'Warm-up (not recorded)',
+        `${baseUrl}/videos/${none.videoId}/comments`,
+        none.token,
+        {
+          ...settings,
+          duration: 3 * warmup,
+          warmup: 0,
+        },
+      );
     for (const org of [none, one, five, five, one, none]) {
       const label = `${org.label}, run ${runs.filter((run) => run.org === org).length + 1}`;
       const url = `${baseUrl}/videos/${org.videoId}/comments`;
-      runs.push({ org, row: await measurePost(`\`POST /videos/{id}/comments\`, ${label}`, url, org.token) });
+      runs.push({
+        org,
+        row: await measureComments(`\`POST /videos/{id}/comments\`, ${label}`, url, org.token),
+      });
       if (org.routes.length === 0) continue;
       const left = await pending();
       const took = await drain();
@@ -257,7 +246,7 @@ await runBenchmark('bench:integrations', async ({ dataDir, children }) => {
       const { id } = await timed.comment();
       const at = performance.now();
       for (;;) {
-        check();
+        stopIfInterrupted();
         const arrival = receiver.arrivals.find((a) => a.route === route && a.objectId === id);
         if (arrival) {
           idle.push(arrival.at - at);

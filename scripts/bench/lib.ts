@@ -33,12 +33,13 @@ export type AutocannonResult = {
   non2xx: number;
   statusCodeStats: Record<string, { count: number }>;
 };
-type AutocannonOptions = {
+/** What a load sends besides its URL: GET with no body unless a write is measured. */
+type LoadRequest = { headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string };
+type AutocannonOptions = LoadRequest & {
   url: string;
   connections: number;
   duration: number;
   pipelining: number;
-  headers?: Record<string, string>;
 };
 type AutocannonInstance = { stop(): void };
 type Autocannon = (
@@ -221,10 +222,10 @@ function load(
   url: string,
   connections: number,
   duration: number,
-  headers: Record<string, string> = {},
+  request: LoadRequest,
 ): Promise<AutocannonResult> {
   return new Promise((resolve, reject) => {
-    running = autocannon({ url, connections, duration, pipelining: 1, headers }, (error, result) => {
+    running = autocannon({ url, connections, duration, pipelining: 1, ...request }, (error, result) => {
       running = undefined;
       if (error) reject(error);
       else if (interrupted) reject(new Error('interrupted'));
@@ -233,18 +234,21 @@ function load(
   });
 }
 
+/** One target under load for `settings.duration` s after an unrecorded warm-up; `write` POSTs a body instead of a GET. */
 export async function measure(
   target: string,
   url: string,
   settings: Settings,
   headers: Record<string, string> = {},
+  write?: { method: 'POST'; body: string },
 ): Promise<Row> {
+  const request = { headers, ...write };
   if (settings.warmup > 0) {
     log(`${target}: warm-up ${settings.warmup} s (not recorded)`);
-    await load(url, settings.connections, settings.warmup, headers);
+    await load(url, settings.connections, settings.warmup, request);
   }
   log(`${target}: ${settings.connections} connections for ${settings.duration} s`);
-  const result = await load(url, settings.connections, settings.duration, headers);
+  const result = await load(url, settings.connections, settings.duration, request);
   return {
     target,
     url,
