@@ -46,6 +46,15 @@ const RESCORE = 200;
 const MEETING_FUSION_K = sql.raw(String(20));
 /** Passages in a scope small enough for every word to pick candidates (a meeting or a few). */
 const SMALL_SCOPE = 2_000;
+/**
+ * A scope of at most this many passages and at most this share of its organizations' (a topic's
+ * meetings, a series, a channel) is read passage by passage for its first pass, each vector once:
+ * the index lists a word's passages over the whole organization, and reading them to keep the
+ * scope's cost more (a topic's 100 meetings of 1,000: 127–223 ms → 68 ms for the statement).
+ * A larger scope (an organization) is read word by word from the index.
+ */
+const READ_WHOLE = 8_000;
+const READ_WHOLE_SHARE = sql.raw(String(0.25));
 /** In a larger scope, the passages of the most recent meetings that are vector candidates too. */
 const VECTOR_RECENT = 2_000;
 /** A word in more passages than this share of the scope is too common to pick candidates with. */
@@ -84,11 +93,19 @@ function lexicalRanking(question: string, scope: RetrievalScope): SQL {
       from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme
     ),
     scope_videos as materialized (select v.id from videos v where ${videoScopeConditions(scope)}),
-    -- The scope's passages and their words, from each video's counts (video-terms.ts), not read.
+    -- The scope's passages and their words, from each video's counts (video-terms.ts), not read;
+    -- and whether its first pass reads its passages one by one (see READ_WHOLE).
     totals as (
-      select coalesce(sum(t.passages), 0)::float8 as n,
-        greatest(sum(t.passage_words)::float8 / nullif(sum(t.passages), 0), 1) as average_words
-      from video_term_totals t join scope_videos s on s.id = t.video_id
+      select n, average_words,
+        n <= ${READ_WHOLE} and n <= ${READ_WHOLE_SHARE} * (
+          select coalesce(sum(passages), 0) from video_term_totals
+          where organization_id = any(${sql.param(scope.organizationIds)}::uuid[])
+        ) as read_whole
+      from (
+        select coalesce(sum(t.passages), 0)::float8 as n,
+          greatest(sum(t.passage_words)::float8 / nullif(sum(t.passages), 0), 1) as average_words
+        from video_term_totals t join scope_videos s on s.id = t.video_id
+      ) scope_totals
     ),
     -- How many passages hold each word, up to the point where the word is too common to matter
     -- (its idf is then that of the cap).
@@ -110,14 +127,30 @@ function lexicalRanking(question: string, scope: RetrievalScope): SQL {
     -- First pass, from the index alone: passages by the summed idf of the words they hold — in a
     -- large scope only the distinctive words (all of them when none is).
     rough as (
-      select c.id, sum(w.idf) as score
-      from weights w
-      cross join totals
-      join transcript_chunks c on c.search @@ w.query
-      join scope_videos s on s.id = c.video_id
-      where not w.common or totals.n <= ${SMALL_SCOPE} or not exists (select 1 from weights where not common)
-      group by c.id
-      order by score desc
+      select id, sum(idf) as score from (
+        select c.id, w.idf
+        from weights w
+        cross join totals
+        join transcript_chunks c on c.search @@ w.query
+        join scope_videos s on s.id = c.video_id
+        where not totals.read_whole
+          and (not w.common or totals.n <= ${SMALL_SCOPE} or not exists (select 1 from weights where not common))
+        union all
+        -- A scope of a few thousand passages: each one's vector read once and tested for every
+        -- word, rather than every word's postings over the organizations read and filtered.
+        select c.id, w.idf
+        from (
+          select c.id, ${VECTOR_IN_MEMORY}
+          from transcript_chunks c join scope_videos s on s.id = c.video_id cross join totals
+          where totals.read_whole
+          offset 0
+        ) c
+        join weights w on c.search @@ w.query
+        cross join totals
+        where not w.common or totals.n <= ${SMALL_SCOPE} or not exists (select 1 from weights where not common)
+      ) found
+      group by id
+      order by score desc, id
       limit ${RESCORE}
     ),
     scored as (

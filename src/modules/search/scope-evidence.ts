@@ -69,10 +69,12 @@ export async function scopeEvidence(
       ) passages
       group by video_id
     ),
+    -- Each meeting's passages holding each word, from its counts (video-terms.ts), not the postings.
     counted as (
-      select video_id, json_object_agg(lexeme, n) as held
-      from (select video_id, lexeme, count(*) as n from held group by video_id, lexeme) per_word
-      group by video_id
+      select t.video_id, json_object_agg(t.lexeme, t.passages) as held
+      from words w join video_terms t on t.organization_id = any(${sql.param(scope.organizationIds)}::uuid[])
+        and t.lexeme = w.lexeme and t.passages > 0
+      group by t.video_id
     ),
     candidates as (
       select v.id, ${videoScopeConditions(scope)} as in_scope
