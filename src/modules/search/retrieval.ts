@@ -49,8 +49,8 @@ const SMALL_SCOPE = 2_000;
 /**
  * A scope of at most this many passages and at most this share of its organizations' (a topic's
  * meetings, a series, a channel) is read passage by passage for its first pass, each vector once:
- * the index lists a word's passages over the whole organization, and reading them to keep the
- * scope's cost more (a topic's 100 meetings of 1,000: 127–223 ms → 68 ms for the statement).
+ * the index lists a word's passages over the whole organization, and reading all of them to keep
+ * the scope's costs more (a topic's 100 meetings of 1,000: 127–223 ms → 68 ms for the statement).
  * A larger scope (an organization) is read word by word from the index.
  */
 const READ_WHOLE = 8_000;
@@ -124,20 +124,22 @@ function lexicalRanking(question: string, scope: RetrievalScope): SQL {
       select lexeme, query, common, ln(1 + (totals.n - holding + 0.5) / (holding + 0.5)) as idf
       from counted cross join totals
     ),
-    -- First pass, from the index alone: passages by the summed idf of the words they hold — in a
-    -- large scope only the distinctive words (all of them when none is).
+    -- The words that pick candidates: in a large scope only the distinctive ones (all of them
+    -- when none is).
+    picking as (
+      select w.query, w.idf from weights w cross join totals
+      where not w.common or totals.n <= ${SMALL_SCOPE} or not exists (select 1 from weights where not common)
+    ),
+    -- First pass: passages by the summed idf of the picking words they hold.
     rough as (
       select id, sum(idf) as score from (
         select c.id, w.idf
-        from weights w
+        from picking w
         cross join totals
         join transcript_chunks c on c.search @@ w.query
         join scope_videos s on s.id = c.video_id
         where not totals.read_whole
-          and (not w.common or totals.n <= ${SMALL_SCOPE} or not exists (select 1 from weights where not common))
         union all
-        -- A scope of a few thousand passages: each one's vector read once and tested for every
-        -- word, rather than every word's postings over the organizations read and filtered.
         select c.id, w.idf
         from (
           select c.id, ${VECTOR_IN_MEMORY}
@@ -145,9 +147,7 @@ function lexicalRanking(question: string, scope: RetrievalScope): SQL {
           where totals.read_whole
           offset 0
         ) c
-        join weights w on c.search @@ w.query
-        cross join totals
-        where not w.common or totals.n <= ${SMALL_SCOPE} or not exists (select 1 from weights where not common)
+        join picking w on c.search @@ w.query
       ) found
       group by id
       order by score desc, id
