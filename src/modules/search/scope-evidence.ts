@@ -28,7 +28,8 @@ export type ScopeEvidence = {
 
 /**
  * How the scope compares with the whole organization for the question's content words, from the
- * index alone, in one pass over the passages holding them:
+ * indexes alone — one pass over the passages holding them, and each meeting's passage counts
+ * (video-terms.ts):
  * - standing: each passage scores the summed idf of the content words it holds, and the standing is
  *   the scope's best over the organization's best;
  * - likelihoodGap: each meeting's query likelihood (the question's content words drawn from its
