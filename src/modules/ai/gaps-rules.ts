@@ -1,7 +1,7 @@
 import { v5 as uuidv5 } from 'uuid';
 import { utcDay } from '../../lib/clock.ts';
 import { clipped, counted } from '../../lib/text.ts';
-import { byWord, covers, heldLater, shareOf, subjectWords } from './word-sets.ts';
+import { byWord, covering, covers, heldLater, shareOf, subjectWords } from './word-sets.ts';
 
 /**
  * Knowledge gaps, as pure functions over what an organization's live meetings and questions hold
@@ -324,18 +324,20 @@ export function staleDecisions({ organizationId, now, since, moments, topics }: 
  * hold or 6+ occurrences, else medium.
  */
 export function undocumentedTopics({ organizationId, since, moments, askings, topics }: GapInput): Gap[] {
-  const recorded = moments
-    .filter((m) => m.date >= since && (m.kind === 'decision' || m.kind === 'action_item'))
-    .map((m) => subjectWords(m.subject));
-  const asked = askings.map((asking) => ({ asking, words: subjectWords(asking.normalized) }));
+  const recorded = byWord(
+    moments
+      .filter((m) => m.date >= since && (m.kind === 'decision' || m.kind === 'action_item'))
+      .map((m) => ({ words: subjectWords(m.subject) })),
+  );
+  const asked = byWord(askings.map((asking) => ({ asking, words: subjectWords(asking.normalized) })));
   const gaps: Gap[] = [];
   const inWindow = topics.filter((presence) => presence.date >= since);
   for (const [topicId, presences] of groupBy(inWindow, (presence) => presence.topicId)) {
     const { name, key } = presences[0] as TopicPresence;
     const keyWords = subjectWords(key);
     const central = presences.filter((presence) => presence.score >= CENTRAL_SCORE).length;
-    const documented = recorded.some((words) => covers(words, keyWords));
-    const questions = asked.filter(({ words }) => covers(words, keyWords)).map(({ asking }) => asking);
+    const documented = covering(recorded, keyWords).length > 0;
+    const questions = covering(asked, keyWords).map(({ asking }) => asking);
     const talkedAround = presences.length >= UNDOCUMENTED_MIN_MEETINGS && central === 0 && !documented;
     const askedAbout = questions.length >= UNDOCUMENTED_MIN_ASKED && central <= 1;
     if (!talkedAround && !askedAbout) continue;

@@ -19,8 +19,8 @@ export function shareOf(of: Set<string>, other: Set<string>): number {
 export type Dated = { date: Date; words: Set<string> };
 
 /** Word → the entries that hold it: one question is compared with the few entries sharing a word, not all. */
-export function byWord(entries: Dated[]): Map<string, Dated[]> {
-  const index = new Map<string, Dated[]>();
+export function byWord<Entry extends { words: Set<string> }>(entries: Entry[]): Map<string, Entry[]> {
+  const index = new Map<string, Entry[]>();
   for (const entry of entries) {
     for (const word of entry.words) {
       const holding = index.get(word);
@@ -47,4 +47,14 @@ export function heldLater(
   }
   for (const count of shared.values()) if (count / words.size >= share) return true;
   return false;
+}
+
+/** The entries whose words cover `words` (covers, through the index: only those holding its first word), in order. */
+export function covering<Entry extends { words: Set<string> }>(
+  index: Map<string, Entry[]>,
+  words: Set<string>,
+): Entry[] {
+  const [first] = words;
+  if (first === undefined) return [];
+  return (index.get(first) ?? []).filter((entry) => covers(entry.words, words));
 }
