@@ -1,7 +1,15 @@
 import { v5 as uuidv5 } from 'uuid';
 import { utcDay } from '../../lib/clock.ts';
 import { clipped, counted } from '../../lib/text.ts';
-import { byWord, covering, covers, heldLater, shareOf, subjectWords } from './word-sets.ts';
+import {
+  byWord,
+  byWordLatestFirst,
+  covering,
+  covers,
+  heldLater,
+  shareOf,
+  subjectWords,
+} from './word-sets.ts';
 
 /**
  * Knowledge gaps, as pure functions over what an organization's live meetings and questions hold
@@ -209,7 +217,7 @@ export function unansweredQuestions({ organizationId, askings }: GapInput): Gap[
  */
 export function openQuestions({ organizationId, now, since, moments }: GapInput): Gap[] {
   const raised = moments.filter((m) => m.kind === 'question' && m.answered === false && m.date >= since);
-  const answers = byWord(
+  const answers = byWordLatestFirst(
     moments
       .filter(
         (m) => m.subject !== '' && (m.kind === 'decision' || (m.kind === 'question' && m.answered === true)),
@@ -294,7 +302,7 @@ export function decisionsWithoutOwner({ organizationId, now, since, moments }: G
 export function staleDecisions({ organizationId, now, since, moments, topics }: GapInput): Gap[] {
   const staleBefore = new Date(now.getTime() - STALE_AFTER_DAYS * DAY);
   const from = staleSince(since);
-  const said = byWord(moments.map((m) => ({ date: m.date, words: subjectWords(m.subject) })));
+  const said = byWordLatestFirst(moments.map((m) => ({ date: m.date, words: subjectWords(m.subject) })));
   const discussed = topics.map((topic) => ({ date: topic.date, words: subjectWords(topic.key) }));
   return moments
     .filter((m) => m.kind === 'decision' && m.subject !== '' && m.date >= from && m.date < staleBefore)

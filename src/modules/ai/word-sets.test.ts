@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byWord, covering, heldLater, subjectWords } from './word-sets.ts';
+import { byWord, byWordLatestFirst, covering, heldLater, subjectWords } from './word-sets.ts';
 
 describe('word sets through an index by word', () => {
   const entries = [
@@ -23,10 +23,16 @@ describe('word sets through an index by word', () => {
     expect(names('')).toStrictEqual([]);
   });
 
-  it('finds a later entry holding a share of the words', () => {
+  it('finds a later entry holding a share of the words, each word read latest first', () => {
+    const latestFirst = byWordLatestFirst(entries);
+    expect(latestFirst.get('price')?.map((entry) => entry.name)).toStrictEqual([
+      'price only',
+      'pricing tiers for launch',
+      'pricing tiers',
+    ]);
     const words = subjectWords('launch price budget');
-    expect(heldLater(index, words, new Date('2026-01-02'), 0.6)).toBe(true);
-    expect(heldLater(index, words, new Date('2026-01-03'), 0.6)).toBe(false);
-    expect(heldLater(index, words, new Date('2026-01-03'), 0.3)).toBe(true);
+    expect(heldLater(latestFirst, words, new Date('2026-01-02'), 0.6)).toBe(true);
+    expect(heldLater(latestFirst, words, new Date('2026-01-03'), 0.6)).toBe(false);
+    expect(heldLater(latestFirst, words, new Date('2026-01-03'), 0.3)).toBe(true);
   });
 });

@@ -31,18 +31,23 @@ export function byWord<Entry extends { words: Set<string> }>(entries: Entry[]): 
   return index;
 }
 
-/** Whether an entry dated after `date` holds at least `share` of `words` (shareOf, through the index). */
-export function heldLater(
-  index: Map<string, Dated[]>,
-  words: Set<string>,
-  date: Date,
-  share: number,
-): boolean {
+/** An index by word (byWord) whose every list runs latest first, as heldLater reads it. */
+export type LatestFirst<Entry extends Dated = Dated> = Map<string, Entry[]> & { readonly latestFirst: true };
+
+export const byWordLatestFirst = <Entry extends Dated>(entries: Entry[]) =>
+  byWord([...entries].sort((a, b) => b.date.getTime() - a.date.getTime())) as LatestFirst<Entry>;
+
+/**
+ * Whether an entry dated after `date` holds at least `share` of `words` (shareOf, through the
+ * index): each word's entries are read until the first one that is not later.
+ */
+export function heldLater(index: LatestFirst, words: Set<string>, date: Date, share: number): boolean {
   if (words.size === 0) return false;
   const shared = new Map<Dated, number>();
   for (const word of words) {
     for (const entry of index.get(word) ?? []) {
-      if (entry.date > date) shared.set(entry, (shared.get(entry) ?? 0) + 1);
+      if (entry.date <= date) break;
+      shared.set(entry, (shared.get(entry) ?? 0) + 1);
     }
   }
   for (const count of shared.values()) if (count / words.size >= share) return true;
