@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { answers, type QmsumQuestion } from '../../../scripts/seed/qmsum.ts';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { turnsVtt } from '../../../test/helpers/library.ts';
 import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
+import { makeVideo } from '../videos/test-support.ts';
 import { retrieveChunks } from './retrieval.ts';
 
 describe('retrieveChunks', () => {
@@ -105,5 +107,42 @@ describe('retrieveChunks', () => {
         organizationIds: [owner.organizationId],
       }),
     ).toEqual([]);
+  });
+  it('ranks a meeting alike whether its passages are read one by one or through the index', async () => {
+    // 30 turns of about 30 words: a few passages a meeting.
+    const meeting = (topic: string) =>
+      turnsVtt(
+        Array.from({ length: 30 }, (_, at): [string, string] => [
+          at % 2 ? 'Ben' : 'Ann',
+          at % 7 === 3
+            ? `The ${topic} survey needs volunteers and a boat; the ${topic} count starts at dawn on the north shore near the old pier.`
+            : `Point ${at}: the minutes, the budget line for printing, and the rota for the front desk are agreed without change today.`,
+        ]),
+      );
+    const post = async (user: SignedUpUser, title: string, topic: string) =>
+      (
+        await makeVideo(ctx(), user, user.organizationId, {
+          title,
+          duration: '5:00',
+          transcript: meeting(topic),
+        })
+      ).id as string;
+    // Alone in its organization, the meeting is read through the index; one of five, a fifth of
+    // the passages, one by one (READ_WHOLE_SHARE).
+    const alone = await signUpUser(ctx().app, { name: 'Ada Alone' });
+    const many = await signUpUser(ctx().app, { name: 'Max Many' });
+    const single = await post(alone, 'Heron survey', 'heron');
+    const among = await post(many, 'Heron survey', 'heron');
+    for (const topic of ['otter', 'badger', 'swift', 'newt']) await post(many, `${topic} survey`, topic);
+    const ranked = async (user: SignedUpUser, videoId: string) =>
+      (
+        await retrieveChunks(ctx().database.db, 'Who counts the herons at dawn, and from which boat?', {
+          organizationIds: [user.organizationId],
+          videoIds: [videoId],
+        })
+      ).map((passage) => [passage.index, passage.score]);
+    const throughIndex = await ranked(alone, single);
+    expect(throughIndex.length).toBeGreaterThan(1);
+    expect(await ranked(many, among)).toStrictEqual(throughIndex);
   });
 });

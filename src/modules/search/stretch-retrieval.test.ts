@@ -4,6 +4,7 @@ import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { turnsVtt } from '../../../test/helpers/library.ts';
 import { postQmsumMeetings } from '../../../test/helpers/qmsum.ts';
+import { makeVideo } from '../videos/test-support.ts';
 import { retrieveStretches } from './stretch-retrieval.ts';
 import { loadTurns } from './transcript-turns.ts';
 
@@ -150,19 +151,12 @@ describe('retrieveStretches', () => {
     ]);
     said[5] = ['Ann', 'The kestrel camera, and the kestrel nest.'];
     said[40] = ['Ben', 'The osprey camera goes up on Monday, before the season starts.'];
-    const created = await ctx().app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: owner.headers,
-      payload: {
-        organizationId: owner.organizationId,
-        title: 'Birds',
-        duration: '8:20',
-        transcript: turnsVtt(said),
-      },
+    const created = await makeVideo(ctx(), owner, owner.organizationId, {
+      title: 'Birds',
+      duration: '8:20',
+      transcript: turnsVtt(said),
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const scope = { organizationIds: [owner.organizationId], videoIds: [created.json().id as string] };
+    const scope = { organizationIds: [owner.organizationId], videoIds: [created.id as string] };
     const first = async (question: string) =>
       (await retrieveStretches(ctx().database.db, question, scope)).stretches[0]?.bestSegmentIndex;
     // As words, the turn saying "kestrel" twice leads; asked about the osprey, the osprey's turn does.
@@ -177,14 +171,12 @@ describe('retrieveStretches', () => {
       '00:00:05.000 --> 00:00:10.000\n<v Ben>Meals matter; the meal plan too.',
       '00:00:10.000 --> 00:00:15.000\n<v Ann>Oatmeal, then the meal-deal.',
     ].join('\n\n');
-    const created = await ctx().app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: owner.headers,
-      payload: { organizationId: owner.organizationId, title: 'Lunch', duration: '0:15', transcript },
+    const created = await makeVideo(ctx(), owner, owner.organizationId, {
+      title: 'Lunch',
+      duration: '0:15',
+      transcript,
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const videoId = created.json().id as string;
+    const videoId = created.id as string;
     const ranges = [{ videoId, first: 0, last: 2 }];
     const { turns } = await loadTurns(ctx().database.db, ['school', 'meal'], ranges, { prefixes: ['mea'] });
     // The stemmed half of a vector and its words as written share lexemes ("school", "meal"):

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { migrationsFolder } from '../../db/migrate.ts';
+import { makeVideo } from '../videos/test-support.ts';
 import { retrieveChunks } from './retrieval.ts';
 import { meetingLikelihood } from './video-terms.ts';
 
@@ -18,16 +19,10 @@ describe('video terms: what a meeting says as a whole', () => {
     owner = await signUpUser(ctx().app);
   });
 
-  const store = async (title: string, transcript: string) => {
-    const response = await ctx().app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: owner.headers,
-      payload: { organizationId: owner.organizationId, title, duration: '1:00', transcript },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json().id as string;
-  };
+  const store = async (title: string, transcript: string) =>
+    (await makeVideo(ctx(), owner, owner.organizationId, { title, duration: '1:00', transcript }))
+      .id as string;
+
   /** Each stemmed word's occurrences and passages, and the video's totals. */
   const termsOf = async (videoId: string) => {
     const { rows } = await ctx().database.db.execute<{

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import type { TestApp } from '../../../test/helpers/app.ts';
 import type { SignedUpUser } from '../../../test/helpers/factories.ts';
 import { activityEvents, channels, collections, series } from '../../db/schema/index.ts';
 import { UUID_PATTERN } from '../../http/ids.ts';
@@ -96,7 +97,7 @@ export const errorPaths = (body: { details?: Array<{ path: string }> }) =>
   (body.details ?? []).map((detail) => detail.path).sort();
 
 export async function postVideo(
-  testApp: MailingTestApp,
+  testApp: Pick<TestApp, 'app'>,
   user: SignedUpUser,
   payload: Record<string, unknown>,
   expectedStatus = 201,
@@ -113,7 +114,7 @@ export async function postVideo(
 
 /** A video by `user` in `organizationId`, with a title and duration unless given. */
 export const makeVideo = (
-  testApp: MailingTestApp,
+  testApp: Pick<TestApp, 'app'>,
   user: SignedUpUser,
   organizationId: string,
   fields: Record<string, unknown> = {},
