@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { CHUNK_MAX_WORDS, CHUNK_MIN_WORDS, VECTOR_IN_MEMORY } from './chunks.ts';
 import { RRF_K } from './fusion.ts';
 import { FRAMING_WEIGHT, FRAMING_WORDS } from './question-terms.ts';
-import { meetingLikelihood } from './video-terms.ts';
+import { meetingLikelihood, organizationPassages } from './video-terms.ts';
 
 /**
  * Best-match ranking of transcripts for `GET /search`, as CTEs for the search query (which
@@ -80,9 +80,7 @@ export function transcriptRanking(
     live_videos as materialized (
       select v.id from videos v where v.organization_id = any(${scope.organizations}) and ${scope.videoCondition}
     ),
-    passage_total as materialized (
-      select greatest(sum(passages), 1)::float8 as n from video_term_totals where organization_id = any(${scope.organizations})
-    ),
+    passage_total as materialized (select ${organizationPassages(scope.organizations)} as n),
     -- Each term's passages, read once from the index: how many there are (up to the share where
     -- it is common) and which, as arrays, so that a common word's passages are counted without
     -- being joined or summed.

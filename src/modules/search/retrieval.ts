@@ -4,7 +4,7 @@ import { VECTOR_IN_MEMORY } from './chunks.ts';
 import { type QueryEmbedding, vectorParam } from './embeddings.ts';
 import { reciprocalRankFusion } from './fusion.ts';
 import { FRAMING_WEIGHT, FRAMING_WORDS } from './question-terms.ts';
-import { meetingLikelihood } from './video-terms.ts';
+import { meetingLikelihood, organizationPassages } from './video-terms.ts';
 
 /** Where to look: always within organizations, optionally narrowed to videos or a channel, series or collection. */
 export type RetrievalScope = {
@@ -99,10 +99,9 @@ function lexicalRanking(question: string, scope: RetrievalScope): SQL {
     -- and whether its first pass reads its passages one by one (see READ_WHOLE).
     totals as (
       select n, average_words,
-        n <= ${READ_WHOLE} and n <= ${READ_WHOLE_SHARE} * (
-          select coalesce(sum(passages), 0) from video_term_totals
-          where organization_id = any(${sql.param(scope.organizationIds)}::uuid[])
-        ) as read_whole
+        n <= ${READ_WHOLE}
+          and n <= ${READ_WHOLE_SHARE} * ${organizationPassages(sql`${sql.param(scope.organizationIds)}::uuid[]`)}
+          as read_whole
       from (
         select coalesce(sum(t.passages), 0)::float8 as n,
           greatest(sum(t.passage_words)::float8 / nullif(sum(t.passages), 0), 1) as average_words

@@ -22,6 +22,7 @@ import { type RetrievalScope, retrieveChunks, videoScopeConditions } from './ret
 import { namesAbsentSpeakers, scopeEvidence } from './scope-evidence.ts';
 import { type RankedStretch, rankStretches, type TermTurn } from './stretches.ts';
 import { loadTurns, type Meeting, mergedRanges, type StretchTurn } from './transcript-turns.ts';
+import { organizationPassages } from './video-terms.ts';
 
 /**
  * The stretches of transcripts (a few turns each) that answer a question, for the AI layer to
@@ -132,10 +133,7 @@ async function analyse(
     asked as (
       select lexeme from question union select unnest(${sql.param(cues)}::text[])
     ),
-    total as (
-      select greatest(sum(passages), 1)::float8 as n from video_term_totals
-      where organization_id = any(${sql.param(organizationIds)}::uuid[])
-    ),
+    total as (select ${organizationPassages(sql`${sql.param(organizationIds)}::uuid[]`)} as n),
     -- How many passages hold each word, from each video's counts (video-terms.ts).
     counted as (
       select a.lexeme, least(held.n, ceil(total.n * ${sql.raw(String(COMMON_SHARE))})) as holding, total.n

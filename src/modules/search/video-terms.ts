@@ -18,6 +18,10 @@ import type { Tx } from '../../db/client.ts';
  */
 const SMOOTHING_WORDS = 1_000;
 
+/** How many passages the organizations' transcripts were cut into (at least 1): the N of a word's idf. */
+export const organizationPassages = (organizations: SQL) =>
+  sql`(select greatest(sum(passages), 1)::float8 from video_term_totals where organization_id = any(${organizations}))`;
+
 /**
  * Counts the words of a video's stored transcript segments and its passages, replacing the counts
  * it had: when a transcript or its passages are stored or removed, and by the re-index command.

@@ -224,12 +224,14 @@ async function upsertSpeakers(
 /**
  * Cuts a video's stored segments into the passages search and the AI layer read, under the
  * speakers' current names, and counts their words again (a passage names its speakers): after a
- * speaker is renamed.
+ * speaker is renamed. Returns the segments it cut.
  */
 export async function rebuildChunks(tx: Tx, video: { id: string; organizationId: string }) {
   await holdVideoPassages(tx, video.id);
-  await writeChunks(tx, video, buildChunks(await transcriptSegmentsOf(tx, video.id)));
+  const segments = await transcriptSegmentsOf(tx, video.id);
+  await writeChunks(tx, video, buildChunks(segments));
   await indexVideoTerms(tx, video);
+  return segments;
 }
 
 /**
@@ -238,11 +240,7 @@ export async function rebuildChunks(tx: Tx, video: { id: string; organizationId:
  * before speaker analytics). A rename needs only the passages and their counts (rebuildChunks).
  */
 export async function rebuildDerived(tx: Tx, video: { id: string; organizationId: string }) {
-  await holdVideoPassages(tx, video.id);
-  const segments = await transcriptSegmentsOf(tx, video.id);
-  await writeChunks(tx, video, buildChunks(segments));
-  await indexVideoTerms(tx, video);
-  await storeSpeakerStats(tx, video, segments);
+  await storeSpeakerStats(tx, video, await rebuildChunks(tx, video));
 }
 
 async function transcriptView(
