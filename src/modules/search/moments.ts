@@ -119,8 +119,9 @@ export async function momentsOf(db: Db, input: Input): Promise<Map<string, Momen
     { prefixes, speakerIds: input.speakerIds },
   );
   const openings: Array<{ videoId: string; turn: TermTurn; end: number }> = [];
+  const turnsOf = Map.groupBy(turns, (turn) => turn.videoId);
   for (const video of input.videos) {
-    const own = turns.filter((turn) => turn.videoId === video.id);
+    const own = turnsOf.get(video.id) ?? [];
     const stretches = rankStretches(
       own,
       { weights, cues },

@@ -7,8 +7,9 @@ import { meetingLikelihood, organizationPassages } from './video-terms.ts';
 /**
  * Best-match ranking of transcripts for `GET /search`, as CTEs for the search query (which
  * defines `q`, the match query). Each term of the query weighs its BM25 idf over the
- * organizations' passages, so that a passage holding more of the rarer words ranks first. A first
- * pass reads only the index: passages by the summed idf of the distinctive words they hold, at
+ * organizations' passages, so that a passage holding more of the rarer words ranks first (a word
+ * the counts stored with each transcript show to be common is counted from them, not read). A
+ * first pass reads only the index: passages by the summed idf of the distinctive words they hold, at
  * most `CANDIDATES` of them — or, when every word is common, the passages holding all of them in
  * the meetings likeliest to be about them (`LIKELIEST_VIDEOS`); those are then scored exactly
  * (each word's idf times PostgreSQL's saturating `ts_rank` of it). Videos are ranked by their
@@ -58,6 +59,18 @@ export type RankingScope = {
   chunkCondition: SQL;
 };
 
+/**
+ * A term's passages in the organizations as read from the index, up to `read_limit`: how many
+ * and which (arrays of passage and video ids), for a lateral join where `query` is the term's.
+ */
+const termPassages = (query: SQL, scope: RankingScope) => sql`
+  select count(*)::float8 as n, array_agg(c.id) as ids, array_agg(c.video_id) as video_ids
+  from (
+    select c.id, c.video_id from transcript_chunks c
+    where c.organization_id = any(${scope.organizations}) and c.search @@ ${query}
+    limit (select n from read_limit)
+  ) c`;
+
 export function transcriptRanking(
   terms: Array<{ query: SQL; text: string; framing: boolean }>,
   scope: RankingScope,
@@ -74,27 +87,44 @@ export function transcriptRanking(
     terms as materialized (
       select ord, query, text,
         case when may_frame and numnode(query) = 1 and (select words from framing_words) @@ query
-          then ${sql.raw(String(FRAMING_WEIGHT))} else 1 end as factor
+          then ${sql.raw(String(FRAMING_WEIGHT))} else 1 end as factor,
+        -- A term of one word has stored counts: those of its stem (read as a prefix too, it
+        -- matches at least the passages its stem is said in).
+        case when numnode(plainto_tsquery('english', text)) = 1
+          then (tsvector_to_array(to_tsvector('english', text)))[1] end as lexeme
       from (values ${values}) as t(ord, query, text, may_frame) where numnode(query) > 0
     ),
     live_videos as materialized (
       select v.id from videos v where v.organization_id = any(${scope.organizations}) and ${scope.videoCondition}
     ),
     passage_total as materialized (select ${organizationPassages(scope.organizations)} as n),
+    read_limit as materialized (
+      select greatest(ceil(n * ${sql.raw(String(COMMON_SHARE))}), ${MIN_READ})::float8 as n from passage_total
+    ),
+    -- A word's passages in the organizations, from the counts stored with each transcript
+    -- (video-terms.ts): a word they put at or over the read limit would fill it, since the index
+    -- also holds each passage's words unstemmed, so it is not read (a common word was most of a
+    -- search's reading: 6 ms each at 1,000 meetings).
+    term_stored as materialized (
+      select t.ord, stored.n >= read_limit.n as fills
+      from terms t cross join read_limit
+      cross join lateral (
+        select coalesce(sum(s.passages), 0) as n from video_terms s
+        where s.organization_id = any(${scope.organizations}) and s.lexeme = t.lexeme
+      ) stored
+      where t.lexeme is not null
+    ),
     -- Each term's passages, read once from the index: how many there are (up to the share where
     -- it is common) and which, as arrays, so that a common word's passages are counted without
-    -- being joined or summed.
+    -- being joined or summed. A word whose stored count fills the read is counted at the limit
+    -- and its passages are listed only if every term is common and too few passages hold them all.
     term_reads as materialized (
       select t.ord, read.n, read.ids, read.video_ids
-      from terms t cross join passage_total p
-      cross join lateral (
-        select count(*)::float8 as n, array_agg(c.id) as ids, array_agg(c.video_id) as video_ids
-        from (
-          select c.id, c.video_id from transcript_chunks c
-          where c.organization_id = any(${scope.organizations}) and c.search @@ t.query
-          limit greatest(ceil(p.n * ${sql.raw(String(COMMON_SHARE))}), ${MIN_READ})
-        ) c
-      ) read
+      from terms t cross join read_limit
+      cross join lateral (${termPassages(sql`t.query`, scope)}) read
+      where not coalesce((select fills from term_stored s where s.ord = t.ord), false)
+      union all
+      select s.ord, read_limit.n, null, null from term_stored s cross join read_limit where s.fills
     ),
     term_weights as materialized (
       select t.ord, t.query, r.n >= ceil(p.n * ${sql.raw(String(COMMON_SHARE))}) as common,
@@ -136,7 +166,14 @@ export function transcriptRanking(
         union all
         select m.id, sum(w.idf), false
         from term_weights w
-        join term_reads r on r.ord = w.ord
+        join (
+          select ord, ids, video_ids from term_reads where ids is not null
+          union all
+          select s.ord, read.ids, read.video_ids
+          from term_stored s join terms t on t.ord = s.ord cross join read_limit
+          cross join lateral (${termPassages(sql`t.query`, scope)}) read
+          where s.fills and (select all_common from term_mix)
+        ) r on r.ord = w.ord
         cross join unnest(r.ids, r.video_ids) as m(id, video_id)
         join live_videos l on l.id = m.video_id
         where (select count(*) from holding_all) < ${LIKELIEST_VIDEOS}
