@@ -12,7 +12,7 @@ const PASSAGES = 1_100;
 
 /**
  * `GET /search` counts a word that stored counts put over the read limit without reading it from
- * the index (ranking.ts, `term_stored`). The ranking must be the one the read gives: these
+ * the index (ranking.ts, a term that `fills` the read). The ranking must be the one the read gives: these
  * searches run with the counts, then with the word's counts removed (so that it is read), and
  * must find the same page.
  */

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { CHUNK_MAX_WORDS, CHUNK_MIN_WORDS, VECTOR_IN_MEMORY } from './chunks.ts';
 import { RRF_K } from './fusion.ts';
 import { FRAMING_WEIGHT, FRAMING_WORDS } from './question-terms.ts';
-import { meetingLikelihood, organizationPassages } from './video-terms.ts';
+import { meetingLikelihood, organizationPassages, organizationPassagesHolding } from './video-terms.ts';
 
 /**
  * Best-match ranking of transcripts for `GET /search`, as CTEs for the search query (which
@@ -84,47 +84,36 @@ export function transcriptRanking(
       : sql`(0, ''::tsquery, '', false)`;
   return sql`
     framing_words as materialized (select to_tsvector('english', ${FRAMING_WORDS}) as words),
+    passage_total as materialized (select ${organizationPassages(scope.organizations)} as n),
+    read_limit as materialized (
+      select greatest(ceil(n * ${sql.raw(String(COMMON_SHARE))}), ${MIN_READ})::float8 as n from passage_total
+    ),
+    -- A term "fills" when it is one word whose stem the counts stored with each transcript put at or
+    -- over the read limit. Its read would fill the limit (the index also holds each passage's
+    -- words as written, and a prefix matches at least its stem's passages), so it is not read: a
+    -- common word was most of a search's reading, 6 ms each at 1,000 meetings.
     terms as materialized (
       select ord, query, text,
         case when may_frame and numnode(query) = 1 and (select words from framing_words) @@ query
           then ${sql.raw(String(FRAMING_WEIGHT))} else 1 end as factor,
-        -- A term of one word has stored counts: those of its stem (read as a prefix too, it
-        -- matches at least the passages its stem is said in).
-        case when numnode(plainto_tsquery('english', text)) = 1
-          then (tsvector_to_array(to_tsvector('english', text)))[1] end as lexeme
+        numnode(plainto_tsquery('english', text)) = 1
+          and ${organizationPassagesHolding(scope.organizations, sql`(tsvector_to_array(to_tsvector('english', text)))[1]`)}
+            >= (select n from read_limit) as fills
       from (values ${values}) as t(ord, query, text, may_frame) where numnode(query) > 0
     ),
     live_videos as materialized (
       select v.id from videos v where v.organization_id = any(${scope.organizations}) and ${scope.videoCondition}
     ),
-    passage_total as materialized (select ${organizationPassages(scope.organizations)} as n),
-    read_limit as materialized (
-      select greatest(ceil(n * ${sql.raw(String(COMMON_SHARE))}), ${MIN_READ})::float8 as n from passage_total
-    ),
-    -- A word's passages in the organizations, from the counts stored with each transcript
-    -- (video-terms.ts): a word they put at or over the read limit would fill it, since the index
-    -- also holds each passage's words unstemmed, so it is not read (a common word was most of a
-    -- search's reading: 6 ms each at 1,000 meetings).
-    term_stored as materialized (
-      select t.ord, stored.n >= read_limit.n as fills
-      from terms t cross join read_limit
-      cross join lateral (
-        select coalesce(sum(s.passages), 0) as n from video_terms s
-        where s.organization_id = any(${scope.organizations}) and s.lexeme = t.lexeme
-      ) stored
-      where t.lexeme is not null
-    ),
     -- Each term's passages, read once from the index: how many there are (up to the share where
     -- it is common) and which, as arrays, so that a common word's passages are counted without
-    -- being joined or summed. A word whose stored count fills the read is counted at the limit
-    -- and its passages are listed only if every term is common and too few passages hold them all.
+    -- being joined or summed. A term that fills the read is counted at the limit, and its passages
+    -- are listed only if every term is common and too few passages hold them all.
     term_reads as materialized (
       select t.ord, read.n, read.ids, read.video_ids
-      from terms t cross join read_limit
-      cross join lateral (${termPassages(sql`t.query`, scope)}) read
-      where not coalesce((select fills from term_stored s where s.ord = t.ord), false)
+      from terms t cross join lateral (${termPassages(sql`t.query`, scope)}) read
+      where not t.fills
       union all
-      select s.ord, read_limit.n, null, null from term_stored s cross join read_limit where s.fills
+      select ord, (select n from read_limit), null, null from terms where fills
     ),
     term_weights as materialized (
       select t.ord, t.query, r.n >= ceil(p.n * ${sql.raw(String(COMMON_SHARE))}) as common,
@@ -169,10 +158,9 @@ export function transcriptRanking(
         join (
           select ord, ids, video_ids from term_reads where ids is not null
           union all
-          select s.ord, read.ids, read.video_ids
-          from term_stored s join terms t on t.ord = s.ord cross join read_limit
-          cross join lateral (${termPassages(sql`t.query`, scope)}) read
-          where s.fills and (select all_common from term_mix)
+          select t.ord, read.ids, read.video_ids
+          from terms t cross join lateral (${termPassages(sql`t.query`, scope)}) read
+          where t.fills and (select all_common from term_mix)
         ) r on r.ord = w.ord
         cross join unnest(r.ids, r.video_ids) as m(id, video_id)
         join live_videos l on l.id = m.video_id

@@ -22,7 +22,7 @@ import { type RetrievalScope, retrieveChunks, videoScopeConditions } from './ret
 import { namesAbsentSpeakers, scopeEvidence } from './scope-evidence.ts';
 import { type RankedStretch, rankStretches, type TermTurn } from './stretches.ts';
 import { loadTurns, type Meeting, mergedRanges, type StretchTurn } from './transcript-turns.ts';
-import { organizationPassages } from './video-terms.ts';
+import { organizationPassages, organizationPassagesHolding } from './video-terms.ts';
 
 /**
  * The stretches of transcripts (a few turns each) that answer a question, for the AI layer to
@@ -139,8 +139,7 @@ async function analyse(
       select a.lexeme, least(held.n, ceil(total.n * ${sql.raw(String(COMMON_SHARE))})) as holding, total.n
       from asked a cross join total
       cross join lateral (
-        select coalesce(sum(t.passages), 0)::float8 as n from video_terms t
-        where t.organization_id = any(${sql.param(organizationIds)}::uuid[]) and t.lexeme = a.lexeme
+        select ${organizationPassagesHolding(sql`${sql.param(organizationIds)}::uuid[]`, sql`a.lexeme`)} as n
       ) held
     ),
     typed as (

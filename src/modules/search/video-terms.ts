@@ -22,6 +22,11 @@ const SMOOTHING_WORDS = 1_000;
 export const organizationPassages = (organizations: SQL) =>
   sql`(select greatest(sum(passages), 1)::float8 from video_term_totals where organization_id = any(${organizations}))`;
 
+/** How many of the organizations' passages hold a stemmed word (`lexeme`): the n of its idf. */
+export const organizationPassagesHolding = (organizations: SQL, lexeme: SQL) =>
+  sql`(select coalesce(sum(passages), 0)::float8 from video_terms
+    where organization_id = any(${organizations}) and lexeme = ${lexeme})`;
+
 /**
  * Counts the words of a video's stored transcript segments and its passages, replacing the counts
  * it had: when a transcript or its passages are stored or removed, and by the re-index command.
