@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { framingWordsOf } from '../search/question-terms.ts';
+import { questionLexemes, storedLexemes } from '../search/stemming.ts';
 import type { Source } from './engine.ts';
 import type { Sentence } from './excerpts.ts';
 import { splitSentences, tidySpeech } from './sentences.ts';
@@ -15,21 +16,21 @@ import { splitSentences, tidySpeech } from './sentences.ts';
  */
 export async function stem(db: Db, question: string, earlier: string, texts: string[]) {
   const { rows } = await db.execute<{ ord: number; lexemes: string[] }>(sql`
-    with framing as (select tsvector_to_array(to_tsvector('english', ${framingWordsOf(question)})) as lexemes),
-    asked as (select tsvector_to_array(to_tsvector('english', ${question})) as lexemes),
+    with framing as (select ${questionLexemes(framingWordsOf(question))} as lexemes),
+    asked as (select ${questionLexemes(question)} as lexemes),
     content as (
       select array(
         select unnest(lexemes) from asked except select unnest(lexemes) from framing order by 1) as lexemes
     )
     select -1::int8 as ord, array(
-        select unnest(tsvector_to_array(to_tsvector('english', ${earlier})))
+        select unnest(${questionLexemes(earlier)})
         except select unnest(lexemes) from framing order by 1) as lexemes
     union all
     select 0::int8,
       case when cardinality(content.lexemes) > 0 then content.lexemes else asked.lexemes end
     from asked, content
     union all
-    select ord, tsvector_to_array(to_tsvector('english', s))
+    select ord, ${storedLexemes(sql`s`)}
     from unnest(${sql.param(texts)}::text[]) with ordinality as t(s, ord)`);
   const byOrd = new Map(rows.map((row) => [Number(row.ord), row.lexemes]));
   return {

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prefixLexeme, type Term } from './query.ts';
+import { questionLexemes } from './stemming.ts';
 import { EVEN_NEIGHBOURS, rankStretches, STRETCH_DEFAULTS, type TermTurn } from './stretches.ts';
 import { loadTurns, mergedRanges } from './transcript-turns.ts';
 
@@ -51,8 +52,8 @@ export function snippetSource(text: string, stems: string[]): string {
 }
 
 type Input = {
-  /** What results must match (marks the snippet's words). */
-  tsquery: SQL;
+  /** What a snippet marks (snippetQuery, query.ts). */
+  marks: SQL;
   /** The query's terms, in the order the ranking weighed them. */
   terms: Term[];
   /** Each term's idf, by its position in `terms` (terms found nowhere have none). */
@@ -83,7 +84,7 @@ export async function momentsOf(db: Db, input: Input): Promise<Map<string, Momen
   const chunkIds = input.videos.flatMap((video) => video.bestChunkIds);
   if (chunkIds.length === 0) return byVideo;
   const { rows } = await db.execute<{ ord: number; lexemes: string[] }>(sql`
-    select (ord - 1)::int as ord, tsvector_to_array(to_tsvector('english', text)) as lexemes
+    select (ord - 1)::int as ord, ${questionLexemes(sql`text`)} as lexemes
     from unnest(${sql.param(input.terms.map((term) => term.text))}::text[])
       with ordinality as t(text, ord)`);
   const weights = new Map<string, number>();
@@ -141,7 +142,7 @@ export async function momentsOf(db: Db, input: Input): Promise<Map<string, Momen
   }
   if (openings.length === 0) return byVideo;
   const { rows: snippets } = await db.execute<{ snippet: string }>(sql`
-    select ts_headline('english', kh_html_escape(t.text), ${input.tsquery}, ${HEADLINE_OPTIONS}) as snippet
+    select ts_headline('english', kh_html_escape(t.text), ${input.marks}, ${HEADLINE_OPTIONS}) as snippet
     from unnest(${sql.param(openings.map((opening) => snippetSource(opening.turn.text, [...weights.keys()])))}::text[])
       with ordinality as t(text, ord)
     order by ord`);

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { acronymPlural, questionQuery } from './stemming.ts';
 
 /**
  * One thing to look for: a word (the last one may be a prefix) or a phrase. A phrase and a word
@@ -72,7 +73,7 @@ export const prefixLexeme = (word: string) => (word.match(/[\p{L}\p{N}]+/gu)?.at
  */
 function termQuery(term: Term): SQL {
   if (term.kind === 'phrase') return sql`phraseto_tsquery('english', ${term.text})`;
-  const stemmed = sql`plainto_tsquery('english', ${term.text})`;
+  const stemmed = questionQuery(term.text);
   const lexeme = prefixLexeme(term.text);
   if (!term.prefix || lexeme.length < 2) return stemmed;
   return sql`(case when numnode(${stemmed}) = 0 then ${stemmed}
@@ -96,6 +97,20 @@ export function toTsquery(parsed: ParsedQuery): SQL {
   const all = [...parts, ...excluded];
   if (all.length === 0) return sql`''::tsquery`;
   return sql.join(all, sql` && `);
+}
+
+/**
+ * What a snippet marks: what the query matches and, for a word typed in capitals, its plural as
+ * written ("KPIs" for `KPI`): a snippet stems the text as it stands, where a plural the stemmer
+ * keeps apart from its singular is that plural (stemming.ts).
+ */
+export function snippetQuery(parsed: ParsedQuery): SQL {
+  const plurals = parsed.clauses.flat().flatMap((term) => {
+    const plural = term.kind === 'word' ? acronymPlural(term.text) : null;
+    return plural ? [sql`plainto_tsquery('english', ${plural})`] : [];
+  });
+  const matched = toTsquery(parsed);
+  return plurals.length === 0 ? matched : sql`(${matched}) || ${sql.join(plurals, sql` || `)}`;
 }
 
 /** Whether the query requires or excludes anything: otherwise any of its words is a match. */

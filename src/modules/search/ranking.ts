@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { CHUNK_MAX_WORDS, CHUNK_MIN_WORDS, VECTOR_IN_MEMORY } from './chunks.ts';
 import { RRF_K } from './fusion.ts';
 import { FRAMING_WEIGHT, FRAMING_WORDS } from './question-terms.ts';
+import { questionLexemes, questionQuery } from './stemming.ts';
 import { meetingLikelihood, organizationPassages, organizationPassagesHolding } from './video-terms.ts';
 
 /**
@@ -96,8 +97,8 @@ export function transcriptRanking(
       select ord, query, text,
         case when may_frame and numnode(query) = 1 and (select words from framing_words) @@ query
           then ${sql.raw(String(FRAMING_WEIGHT))} else 1 end as factor,
-        numnode(plainto_tsquery('english', text)) = 1
-          and ${organizationPassagesHolding(scope.organizations, sql`(tsvector_to_array(to_tsvector('english', text)))[1]`)}
+        numnode(${questionQuery(sql`text`)}) = 1
+          and ${organizationPassagesHolding(scope.organizations, sql`(${questionLexemes(sql`text`)})[1]`)}
             >= (select n from read_limit) as fills
       from (values ${values}) as t(ord, query, text, may_frame) where numnode(query) > 0
     ),
@@ -128,7 +129,7 @@ export function transcriptRanking(
     ),
     ${meetingLikelihood({
       words: sql`(select l.lexeme, t.factor
-        from terms t cross join unnest(tsvector_to_array(to_tsvector('english', t.text))) as l(lexeme))`,
+        from terms t cross join unnest(${questionLexemes(sql`t.text`)}) as l(lexeme))`,
       organizations: scope.organizations,
     })},
     -- When every term is common, a passage holding all of them holds the most idf there is, and

@@ -4,6 +4,7 @@ import { VECTOR_IN_MEMORY } from './chunks.ts';
 import { type QueryEmbedding, vectorParam } from './embeddings.ts';
 import { reciprocalRankFusion } from './fusion.ts';
 import { FRAMING_WEIGHT, FRAMING_WORDS } from './question-terms.ts';
+import { questionLexemes } from './stemming.ts';
 import { meetingLikelihood, organizationPassages } from './video-terms.ts';
 
 /** Where to look: always within organizations, optionally narrowed to videos or a channel, series or collection. */
@@ -96,7 +97,7 @@ export const scopeConditions = (scope: RetrievalScope): SQL =>
 function lexicalRanking(question: string, scope: RetrievalScope): SQL {
   return sql`terms as (
       select lexeme, quote_literal(lexeme)::tsquery as query
-      from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme
+      from unnest(${questionLexemes(question)}) as lexeme
     ),
     scope_videos as materialized (select v.id from videos v where ${videoScopeConditions(scope)}),
     -- The scope's passages and their words, from each video's counts (video-terms.ts), not read;

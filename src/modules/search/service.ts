@@ -6,7 +6,7 @@ import { requireRole } from '../organizations/access.ts';
 import { embedQuery, type QueryEmbedding, vectorParam } from './embeddings.ts';
 import { RRF_K } from './fusion.ts';
 import { HEADLINE_OPTIONS, momentsOf } from './moments.ts';
-import { constrains, parseQuery, rankingTerms, toTsquery } from './query.ts';
+import { constrains, parseQuery, rankingTerms, snippetQuery, toTsquery } from './query.ts';
 import { asksQuestion, cueWords } from './question-terms.ts';
 import { transcriptRanking } from './ranking.ts';
 import { SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from './schemas.ts';
@@ -17,7 +17,7 @@ const WEIGHTS = sql.raw(`'{0.1, 0.2, 0.4, 1.0}'::float4[]`);
 const rank = (vector: SQL) => sql`ts_rank_cd(${WEIGHTS}, ${vector}, q.query, 32)`;
 /** A snippet of `text`, HTML escaped first so that only our `<mark>` tags are markup. */
 const headline = (text: SQL) =>
-  sql`ts_headline('english', kh_html_escape(${text}), q.query, ${HEADLINE_OPTIONS})`;
+  sql`ts_headline('english', kh_html_escape(${text}), q.marks, ${HEADLINE_OPTIONS})`;
 
 type Scope = {
   organizationIds: string[];
@@ -231,6 +231,7 @@ export async function search(db: Db, userId: string, query: SearchQuery, embeddi
   // Only exclusions ("-draft") would match nearly everything: nothing was asked for.
   if (parsed.clauses.length === 0) return empty;
   const tsquery = toTsquery(parsed);
+  const marks = snippetQuery(parsed);
   const offset = (query.page - 1) * query.limit;
   // A speaker filter asks who said the words, which a vector cannot tell.
   const fuses = embedding !== undefined && types.includes('video') && !speakerIds;
@@ -247,7 +248,7 @@ export async function search(db: Db, userId: string, query: SearchQuery, embeddi
     chunkCondition: sql`${spokenBy(speakerIds)} and ${constrains(parsed) ? sql`c.search @@ q.query` : sql`true`}`,
   });
   const { rows } = await db.execute<ResultRow>(sql`
-    with q as materialized (select ${tsquery} as query),
+    with q as materialized (select ${tsquery} as query, ${marks} as marks),
     ${ranking},
     ${page.ctes},
     facets as (select type, count(*)::int as n from results group by type)
@@ -264,7 +265,7 @@ export async function search(db: Db, userId: string, query: SearchQuery, embeddi
   const total = types.reduce((sum, type) => sum + facets[type], 0);
   const hits = rows.filter((row) => row.type !== null);
   const moments = await momentsOf(db, {
-    tsquery,
+    marks,
     terms: parsed.clauses.flat(),
     idfByTerm: rows[0]?.idf_by_term ?? {},
     videos: hits

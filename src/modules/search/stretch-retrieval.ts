@@ -20,6 +20,7 @@ import {
 } from './question-terms.ts';
 import { type RetrievalScope, retrieveChunks, videoScopeConditions } from './retrieval.ts';
 import { namesAbsentSpeakers, scopeEvidence } from './scope-evidence.ts';
+import { questionLexemes, storedLexemes } from './stemming.ts';
 import { type RankedStretch, rankStretches, type TermTurn } from './stretches.ts';
 import { loadTurns, type Meeting, mergedRanges, type StretchTurn } from './transcript-turns.ts';
 import { organizationPassages, organizationPassagesHolding } from './video-terms.ts';
@@ -128,7 +129,7 @@ async function analyse(
 ): Promise<Analysis> {
   const { rows } = await db.execute<Analysis>(sql`
     with question as (
-      select lexeme from unnest(tsvector_to_array(to_tsvector('english', ${question}))) as lexeme
+      select lexeme from unnest(${questionLexemes(question)}) as lexeme
     ),
     asked as (
       select lexeme from question union select unnest(${sql.param(cues)}::text[])
@@ -145,7 +146,7 @@ async function analyse(
     typed as (
       select distinct on (lexeme) typed.match[1] as word, lexeme, typed.at
       from regexp_matches(${asked}, '[[:alnum:]]+(?:[''’-][[:alnum:]]+)*', 'g') with ordinality as typed(match, at)
-      cross join unnest(tsvector_to_array(to_tsvector('english', typed.match[1]))) as lexeme
+      cross join unnest(${questionLexemes(sql`typed.match[1]`)}) as lexeme
       order by lexeme, typed.at
     )
     select
@@ -159,8 +160,8 @@ async function analyse(
           where v.organization_id = any(${sql.param(organizationIds)}::uuid[]) and not v.is_deleted
             and v.search @@ quote_literal(t.lexeme)::tsquery)
       ), '[]') as unsaid,
-      array(select unnest(tsvector_to_array(to_tsvector('english', ${framingWordsOf(question)})))) as framing,
-      array(select unnest(tsvector_to_array(to_tsvector('english', ${focusWordsOf(question)})))) as focus,
+      ${questionLexemes(framingWordsOf(question))} as framing,
+      ${questionLexemes(focusWordsOf(question))} as focus,
       coalesce((select json_object_agg(lexeme, ln(1 + (n - holding + 0.5) / (holding + 0.5))) from counted), '{}')
         as "organizationIdf"`);
   return rows[0] ?? { lexemes: [], framing: [], focus: [], organizationIdf: {}, unsaid: [] };
@@ -191,7 +192,7 @@ async function speakerNames(db: Db, turns: TermTurn[]): Promise<SpeakerName[]> {
 async function titleLexemes(db: Db, videoIds: string[]) {
   if (videoIds.length === 0) return [];
   const { rows } = await db.execute<{ id: string; lexemes: string[] }>(sql`
-    select id, tsvector_to_array(to_tsvector('english', title || ' ' || coalesce(description, ''))) as lexemes
+    select id, ${storedLexemes(sql`title || ' ' || coalesce(description, '')`)} as lexemes
     from videos where id = any(${sql.param(videoIds)}::uuid[])`);
   return rows;
 }

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { storedLexemes } from './stemming.ts';
 
 /**
  * What each meeting says as a whole — its stemmed words and how often it says them
@@ -47,7 +48,7 @@ export async function indexVideoTerms(tx: Tx, video: { id: string; organizationI
     ),
     in_passages as (
       select l.lexeme, count(*)::int as passages
-      from transcript_chunks c cross join unnest(tsvector_to_array(to_tsvector('english', c.text))) as l(lexeme)
+      from transcript_chunks c cross join unnest(${storedLexemes(sql`c.text`)}) as l(lexeme)
       where c.video_id = ${video.id}
       group by l.lexeme
     ),
