@@ -88,7 +88,7 @@ export const knowledgeItems = pgTable(
     index('knowledge_items_video_idx').on(table.videoId, table.start),
     // "What's the status of search v2?" finds the items that say the matter (knowledge-lists.ts):
     // read item by item, 28k items of 1,000 meetings took about 250 ms.
-    index('knowledge_items_text_search_idx').using('gin', sql`to_tsvector('english', ${table.text})`),
+    index('knowledge_items_text_search_idx').using('gin', sql`kh_english_vector(${table.text})`),
   ],
 );
 

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { KnowledgeQuote } from '../../db/schema/index.ts';
 import { answerKind, FRAMING_WORDS } from '../search/question-terms.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
+import { questionLexemes, questionQuery, storedLexemes, storedVector } from '../search/stemming.ts';
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
 import { citationList } from './knowledge-answers.ts';
@@ -57,17 +58,17 @@ export async function askedBefore(
   if (!ASKS_FACT.test(question)) return null;
   const { rows } = await db.execute<Exchange>(sql`
     with asked as (
-      select plainto_tsquery('english', ${question}) as query,
-        tsvector_to_array(to_tsvector('english', ${question})) as lexemes,
+      select ${questionQuery(question)} as query,
+        ${questionLexemes(question)} as lexemes,
         tsvector_to_array(to_tsvector('english', ${FRAMING_WORDS})) as framing
     )
     select i.text, i.start, i."end", i.speaker, i.answer, v.id as "videoId", v.title as "videoTitle",
       coalesce(v.recorded_at, v.created_at) as "heldAt", asked.lexemes as asked,
-      tsvector_to_array(to_tsvector('english', i.text)) as stored
+      ${storedLexemes(sql`i.text`)} as stored
     from asked, knowledge_items i join videos v on v.id = i.video_id
     where cardinality(asked.lexemes) >= 2 and not (asked.lexemes && asked.framing)
       and i.kind = 'question' and i.answered and i.answer is not null and ${videoScopeConditions(scope)}
-      and to_tsvector('english', i.text) @@ asked.query
+      and ${storedVector(sql`i.text`)} @@ asked.query
     order by "heldAt" desc, v.id, i.start
     limit ${CANDIDATES}`);
   // The words that say the question's kind ("work" in "who is working on…") are shared only with

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
+import { questionQuery, storedVector } from '../search/stemming.ts';
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
 import { citationList, type QuotedMeeting, taskLine } from './knowledge-answers.ts';
@@ -122,12 +123,12 @@ async function itemsOf(
         matter === null
           ? sql``
           : inMeetingOn
-            ? sql`and to_tsvector('english', i.text) @@ replace(plainto_tsquery('english', ${matter})::text, '&', '|')::tsquery
+            ? sql`and ${storedVector(sql`i.text`)} @@ replace(${questionQuery(matter)}::text, '&', '|')::tsquery
                 and exists (select 1 from transcript_chunks c
                   where c.video_id = i.video_id and c.search @@ phraseto_tsquery('english', ${matter})
                     and i.start between c.start_seconds and c.end_seconds + ${DISCUSSION_SECONDS})`
-            : sql`and (to_tsvector('english', i.text) @@ plainto_tsquery('english', ${matter})
-              ${byTitle ? sql`or to_tsvector('english', v.title) @@ plainto_tsquery('english', ${matter})` : sql``})`
+            : sql`and (${storedVector(sql`i.text`)} @@ ${questionQuery(matter)}
+              ${byTitle ? sql`or ${storedVector(sql`v.title`)} @@ ${questionQuery(matter)}` : sql``})`
       }
     order by "heldAt" desc, v.id, i.start
     limit ${LISTED_ITEMS}`);

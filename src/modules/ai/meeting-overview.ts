@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { type KnowledgeQuote, knowledgeItems } from '../../db/schema/index.ts';
 import { itemColumns } from '../knowledge/views.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
+import { questionQuery, storedVector } from '../search/stemming.ts';
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
 import { citationList, LISTED, listed, taskLine } from './knowledge-answers.ts';
@@ -52,8 +53,7 @@ type Item = KnowledgeQuote & {
  * whose knowledge is ready.
  */
 async function namedMeeting(db: Db, asked: MeetingQuestion, scope: RetrievalScope): Promise<Meeting | null> {
-  const titleSays = (words: string) =>
-    sql`to_tsvector('english', v.title) @@ plainto_tsquery('english', ${words})`;
+  const titleSays = (words: string) => sql`${storedVector(sql`v.title`)} @@ ${questionQuery(words)}`;
   const held = sql`coalesce(v.recorded_at, v.created_at) at time zone 'UTC'`;
   const conditions = [
     ...(asked.name === '' ? [] : [titleSays(asked.name)]),

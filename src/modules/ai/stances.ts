@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { type RetrievalScope, videoScopeConditions } from '../search/retrieval.ts';
+import { questionQuery, storedVector } from '../search/stemming.ts';
 import { dayWriter } from './answer-timeline.ts';
 import type { EngineAnswer } from './engine.ts';
 import { citationList, listed } from './knowledge-answers.ts';
@@ -87,8 +88,8 @@ export async function whoTookSides(
   const agreeing = agreed !== undefined;
   // A matter named narrows the replies to those where it is said, in the reply or what it answers.
   const onMatter = matter
-    ? sql`and (numnode(plainto_tsquery('english', ${matter})) = 0
-        or to_tsvector('english', p.text || ' ' || s.text) @@ replace(plainto_tsquery('english', ${matter})::text, '&', '|')::tsquery)`
+    ? sql`and (numnode(${questionQuery(matter)}) = 0
+        or ${storedVector(sql`p.text || ' ' || s.text`)} @@ replace(${questionQuery(matter)}::text, '&', '|')::tsquery)`
     : sql``;
   const { rows } = await db.execute<Reply>(sql`
     select coalesce(sp.name, s.speaker_label) as speaker, v.id as "videoId", v.title as "videoTitle",

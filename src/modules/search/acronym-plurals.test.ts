@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
+import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
+import { qaAsker } from '../../../test/helpers/requests.ts';
 import { acronymPlural } from './stemming.ts';
 import { retrieveStretches } from './stretch-retrieval.ts';
 
@@ -43,6 +45,9 @@ describe('acronyms in capitals: the plural and the singular are one word', () =>
     };
   };
 
+  const asker = qaAsker<{ answer: string; answered: boolean; citations: Array<{ videoId: string }> }>(ctx);
+  const ask = (question: string) => asker(owner, { question, organizationId: owner.organizationId });
+
   beforeAll(async () => {
     owner = await signUpUser(ctx().app);
     devices = await meeting('Recording setup', [
@@ -74,18 +79,40 @@ describe('acronyms in capitals: the plural and the singular are one word', () =>
     const found = await retrieveStretches(ctx().database.db, 'Why record on PDAs?', scope);
     expect(found.unsaid).toEqual([]);
     expect(found.stretches[0]?.videoId).toBe(devices);
-    const response = await ctx().app.inject({
-      method: 'POST',
-      url: '/ai/qa',
-      headers: owner.headers,
-      payload: { question: 'Why should we record on PDAs?', organizationId: owner.organizationId },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    const answer = response.json();
+    const answer = await ask('Why should we record on PDAs?');
     expect(answer.answered).toBe(true);
     expect(answer.answer).not.toContain('No recording');
     expect(answer.answer).toContain('PDA');
     expect(answer.citations[0]?.videoId).toBe(devices);
+  });
+
+  it('lists the knowledge items that name the matter in either form', async () => {
+    await insertKnowledge(
+      ctx().database.db,
+      { id: metrics, organizationId: owner.organizationId },
+      {
+        items: [
+          {
+            kind: 'decision',
+            start: 10,
+            end: 15,
+            speaker: 'Cho',
+            text: 'Decision: the KPI dashboard ships on Friday.',
+          },
+          {
+            kind: 'action_item',
+            start: 20,
+            end: 25,
+            speaker: 'Dev',
+            text: 'Dev reviews the KPIs with sales.',
+            owner: 'Dev',
+          },
+        ],
+      },
+    );
+    const { answer } = await ask("What's the status of the KPIs?");
+    expect(answer).toContain('KPI dashboard ships on Friday');
+    expect(answer).toContain('reviews the KPIs with sales');
   });
 
   it('counts the singular among a meeting’s words, and leaves other words and stop words alone', async () => {

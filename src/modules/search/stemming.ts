@@ -21,8 +21,11 @@ export const questionLexemes = (text: SQL | string) => sql`tsvector_to_array(${q
 export const questionQuery = (text: SQL | string) =>
   sql`plainto_tsquery('english', kh_question_text(${text}))`;
 
-/** A stored text's stemmed words, as the index holds them: an acronym's plural also as its singular. */
-export const storedLexemes = (text: SQL) => sql`tsvector_to_array(kh_english_vector(${text}))`;
+/** A stored text's words stemmed as the index stems them: an acronym's plural also as its singular. */
+export const storedVector = (text: SQL) => sql`kh_english_vector(${text})`;
+
+/** A stored text's stemmed words, as an array of lexemes. */
+export const storedLexemes = (text: SQL) => sql`tsvector_to_array(${storedVector(text)})`;
 
 /** A word written in capitals, or their plural ("PDA", "PDAs"): its singular and its plural as written. */
 const ACRONYM = /^([A-Z][A-Z0-9]*[A-Z])s?$/;
