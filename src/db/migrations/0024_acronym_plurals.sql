@@ -48,34 +48,33 @@ CREATE OR REPLACE FUNCTION kh_turn_vector(body text) RETURNS tsvector
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   RETURN setweight(kh_english_vector(body), 'C') || setweight(to_tsvector('simple'::regconfig, coalesce(body, '')), 'D');
 --> statement-breakpoint
+-- Whether a text writes a plural in capitals at all: the cheap test of which stored rows to write
+-- again (the functions above decide what changes in them).
+CREATE FUNCTION kh_writes_acronym_plural(body text) RETURNS boolean
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN body ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M';
+--> statement-breakpoint
 -- The stored vectors are generated columns, computed again when their row is written: only the
--- rows that write a plural in capitals are.
-UPDATE "transcript_segments" SET "text" = "text" WHERE "text" ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M';
+-- rows that write such a plural are.
+UPDATE "transcript_segments" SET "text" = "text" WHERE kh_writes_acronym_plural("text");
 --> statement-breakpoint
-UPDATE "transcript_chunks" SET "text" = "text" WHERE "text" ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M';
+UPDATE "transcript_chunks" SET "text" = "text" WHERE kh_writes_acronym_plural("text");
 --> statement-breakpoint
-UPDATE "comments" SET "body" = "body" WHERE "body" ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M';
+UPDATE "comments" SET "body" = "body" WHERE kh_writes_acronym_plural("body");
 --> statement-breakpoint
-UPDATE "videos" SET "title" = "title"
-WHERE concat_ws(' ', "title", "description") ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M';
+UPDATE "videos" SET "title" = "title" WHERE kh_writes_acronym_plural(concat_ws(' ', "title", "description"));
 --> statement-breakpoint
-UPDATE "clips" SET "title" = "title"
-WHERE concat_ws(' ', "title", "description") ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M';
+UPDATE "clips" SET "title" = "title" WHERE kh_writes_acronym_plural(concat_ws(' ', "title", "description"));
 --> statement-breakpoint
-UPDATE "channels" SET "name" = "name"
-WHERE concat_ws(' ', "name", "description") ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M';
+UPDATE "channels" SET "name" = "name" WHERE kh_writes_acronym_plural(concat_ws(' ', "name", "description"));
 --> statement-breakpoint
-UPDATE "series" SET "name" = "name"
-WHERE concat_ws(' ', "name", "description") ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M';
+UPDATE "series" SET "name" = "name" WHERE kh_writes_acronym_plural(concat_ws(' ', "name", "description"));
 --> statement-breakpoint
-UPDATE "collections" SET "name" = "name"
-WHERE concat_ws(' ', "name", "description") ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M';
+UPDATE "collections" SET "name" = "name" WHERE kh_writes_acronym_plural(concat_ws(' ', "name", "description"));
 --> statement-breakpoint
--- Each meeting's word counts (video-terms.ts) again where its turns or passages write such a
--- plural, counted as indexVideoTerms counts them.
-DELETE FROM "video_terms" WHERE "video_id" IN (
-  SELECT "video_id" FROM "transcript_segments" WHERE "text" ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M');
---> statement-breakpoint
+-- Each meeting's word counts (video-terms.ts) where its transcript writes such a plural, counted
+-- again as indexVideoTerms counts them. The singulars only add to what a meeting says, so every
+-- word it had keeps its row and the recount updates or adds rows.
 INSERT INTO "video_terms" ("video_id", "organization_id", "lexeme", "occurrences", "passages")
 SELECT v.id, v.organization_id, counted.lexeme, coalesce(counted.occurrences, 0), coalesce(counted.passages, 0)
 FROM "videos" v
@@ -94,14 +93,11 @@ CROSS JOIN LATERAL (
     GROUP BY l.lexeme
   ) p ON p.lexeme = s.lexeme
 ) counted
-WHERE v.id IN (
-  SELECT "video_id" FROM "transcript_segments" WHERE "text" ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M');
+WHERE v.id IN (SELECT "video_id" FROM "transcript_segments" WHERE kh_writes_acronym_plural("text"))
+ON CONFLICT ("video_id", "lexeme")
+DO UPDATE SET "occurrences" = excluded."occurrences", "passages" = excluded."passages";
 --> statement-breakpoint
+-- A meeting's total is the sum of its words' occurrences, as indexVideoTerms writes it.
 UPDATE "video_term_totals" t SET "occurrences" = said.n
-FROM (
-  SELECT vt.video_id, sum(vt.occurrences)::int AS n FROM "video_terms" vt
-  WHERE vt.video_id IN (
-    SELECT "video_id" FROM "transcript_segments" WHERE "text" ~ '\m[[:upper:]][[:upper:][:digit:]]*[[:upper:]]s\M')
-  GROUP BY vt.video_id
-) said
-WHERE said.video_id = t.video_id;
+FROM (SELECT video_id, sum(occurrences)::int AS n FROM "video_terms" GROUP BY video_id) said
+WHERE said.video_id = t.video_id AND said.n <> t.occurrences;

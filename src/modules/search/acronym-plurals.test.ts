@@ -4,6 +4,7 @@ import { useTestApp } from '../../../test/helpers/app.ts';
 import { type SignedUpUser, signUpUser } from '../../../test/helpers/factories.ts';
 import { insertKnowledge } from '../../../test/helpers/knowledge.ts';
 import { qaAsker } from '../../../test/helpers/requests.ts';
+import { makeVideo } from '../videos/test-support.ts';
 import { acronymPlural } from './stemming.ts';
 import { retrieveStretches } from './stretch-retrieval.ts';
 
@@ -18,21 +19,15 @@ describe('acronyms in capitals: the plural and the singular are one word', () =>
   let devices: string;
   let metrics: string;
 
-  const meeting = async (title: string, turns: string[]) => {
-    const response = await ctx().app.inject({
-      method: 'POST',
-      url: '/videos',
-      headers: owner.headers,
-      payload: {
-        organizationId: owner.organizationId,
+  /** A meeting of the owner's saying `turns` (`Speaker: words`), a minute apart; its id. */
+  const meeting = async (title: string, turns: string[]) =>
+    (
+      await makeVideo(ctx(), owner, owner.organizationId, {
         title,
         duration: '2:00',
         transcript: turns.map((turn, at) => `[00:0${at}:00] ${turn}`).join('\n'),
-      },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json().id as string;
-  };
+      })
+    ).id;
   const search = async (q: string) => {
     const response = await ctx().app.inject({
       method: 'GET',
